@@ -1,0 +1,96 @@
+package io.boxoffice.accounts;
+
+import io.boxoffice.CborSerializable;
+import java.time.Duration;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.SupervisorStrategy;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.cluster.sharding.typed.javadsl.ClusterSharding;
+import org.apache.pekko.cluster.sharding.typed.javadsl.Entity;
+import org.apache.pekko.cluster.sharding.typed.javadsl.EntityTypeKey;
+import org.apache.pekko.persistence.typed.PersistenceId;
+import org.apache.pekko.persistence.typed.javadsl.CommandHandlerWithReply;
+import org.apache.pekko.persistence.typed.javadsl.EventHandler;
+import org.apache.pekko.persistence.typed.javadsl.EventSourcedBehaviorWithEnforcedReplies;
+import org.apache.pekko.persistence.typed.javadsl.ReplyEffect;
+
+/**
+ * A sign-in identity, keyed by the normalized email so that an email is registered once.
+ * Holds the account id and the password hash (hashing happens outside, off the actor threads).
+ */
+public final class Account extends EventSourcedBehaviorWithEnforcedReplies<Account.Command, Account.Event, Account.State> {
+
+  /** Frozen: it is inside every stored persistence id. */
+  public static final EntityTypeKey<Command> ENTITY_TYPE_KEY = EntityTypeKey.create(Command.class, "Account");
+
+  public sealed interface Command extends CborSerializable {}
+
+  /** Registers the email; replies {@link Registered} or {@link Exists}. */
+  public record Register(String accountId, PasswordHasher.PasswordHash password, ActorRef<Reply> replyTo) implements Command {}
+
+  /** Replies {@link Registered} with the stored hash, or {@link Unknown}. */
+  public record Get(ActorRef<Reply> replyTo) implements Command {}
+
+  public sealed interface Reply extends CborSerializable {}
+
+  public record Registered(String accountId, PasswordHasher.PasswordHash password) implements Reply {}
+
+  public record Exists() implements Reply {}
+
+  public record Unknown() implements Reply {}
+
+  public sealed interface Event extends CborSerializable {}
+
+  public record AccountRegistered(String accountId, PasswordHasher.PasswordHash password) implements Event {}
+
+  /** Null fields until registered. */
+  public record State(String accountId, PasswordHasher.PasswordHash password) implements CborSerializable {}
+
+  /** Emails are keys: trimmed and lower-cased. */
+  public static String normalizeEmail(String email) {
+    return email.trim().toLowerCase(java.util.Locale.ROOT);
+  }
+
+  public static void init(ActorSystem<?> system) {
+    ClusterSharding.get(system).init(Entity.of(ENTITY_TYPE_KEY, ctx -> create(ctx.getEntityId())).withRole("inventory"));
+  }
+
+  public static Behavior<Command> create(String email) {
+    return Behaviors.<Command>supervise(new Account(PersistenceId.of(ENTITY_TYPE_KEY.name(), email)))
+        .onFailure(SupervisorStrategy.restartWithBackoff(Duration.ofMillis(200), Duration.ofSeconds(5), 0.2));
+  }
+
+  private Account(PersistenceId id) {
+    super(id, SupervisorStrategy.restartWithBackoff(Duration.ofMillis(200), Duration.ofSeconds(5), 0.2));
+  }
+
+  @Override
+  public State emptyState() {
+    return new State(null, null);
+  }
+
+  @Override
+  public CommandHandlerWithReply<Command, Event, State> commandHandler() {
+    return this::onCommand;
+  }
+
+  private ReplyEffect<Event, State> onCommand(State state, Command command) {
+    if (command instanceof Register r) {
+      if (state.accountId() != null) return Effect().reply(r.replyTo(), new Exists());
+      return Effect().persist(new AccountRegistered(r.accountId(), r.password()))
+          .thenReply(r.replyTo(), s -> new Registered(s.accountId(), s.password()));
+    }
+    Get g = (Get) command;
+    return Effect().reply(g.replyTo(), state.accountId() == null ? new Unknown() : new Registered(state.accountId(), state.password()));
+  }
+
+  @Override
+  public EventHandler<State, Event> eventHandler() {
+    return (state, event) -> {
+      AccountRegistered r = (AccountRegistered) event;
+      return new State(r.accountId(), r.password());
+    };
+  }
+}

@@ -1,0 +1,147 @@
+package io.boxoffice.admin;
+
+import static org.apache.pekko.http.javadsl.server.PathMatchers.segment;
+
+import io.boxoffice.edge.Api;
+import io.boxoffice.edge.ApiError;
+import io.boxoffice.inventory.EventDefinition;
+import io.boxoffice.inventory.EventInventory;
+import io.boxoffice.venue.StadiumGenerator;
+import io.boxoffice.venue.Venue;
+import io.boxoffice.venue.VenueLayout;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Supplier;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.cluster.sharding.typed.javadsl.ClusterSharding;
+import org.apache.pekko.cluster.sharding.typed.javadsl.EntityRef;
+import org.apache.pekko.http.javadsl.model.HttpResponse;
+import org.apache.pekko.http.javadsl.server.AllDirectives;
+import org.apache.pekko.http.javadsl.server.Route;
+
+/** Event managers' calls under {@code /admin}, behind the admin bearer token. */
+public final class AdminRoutes extends AllDirectives {
+
+  /** {@code POST /admin/venues}: explicit sections, or a generated layout. */
+  public record VenueRequest(String venueId, String name, List<VenueLayout.Section> sections, Generate generate) {}
+
+  /** A generated layout: {@code {"layout":"stadium","seats":70000}}. */
+  public record Generate(String layout, Integer seats) {}
+
+  /** {@code POST /admin/events}. */
+  public record EventRequest(String eventId, String venueId, String name, Map<String, Integer> prices,
+                             Integer holdSeconds, Integer holdJitterSeconds, Integer maxSeatsPerAccount) {}
+
+  private final ActorSystem<?> system;
+  private final Api api;
+  private final byte[] adminToken;
+  private final long maxVenueBytes;
+
+  public AdminRoutes(ActorSystem<?> system, Api api, String adminToken, long maxVenueBytes) {
+    this.system = system;
+    this.api = api;
+    this.adminToken = adminToken.getBytes(StandardCharsets.UTF_8);
+    this.maxVenueBytes = maxVenueBytes;
+  }
+
+  public Route routes() {
+    return pathPrefix("admin", () -> authorized(() -> concat(
+        path("venues", () -> post(() -> api.body(VenueRequest.class, maxVenueBytes, this::createVenue))),
+        path("events", () -> post(() -> api.body(EventRequest.class, this::createEvent))),
+        path(segment("events").slash(segment()).slash("stats"), eventId -> get(() -> stats(eventId))))));
+  }
+
+  /** 401 without a bearer token, 403 with a wrong one; compared in constant time. */
+  private Route authorized(Supplier<Route> inner) {
+    return optionalHeaderValueByName("Authorization", header -> {
+      String value = header.orElse("");
+      if (!value.startsWith("Bearer ")) return complete(api.error(401, "unauthenticated", "an admin bearer token is required"));
+      byte[] given = value.substring(7).trim().getBytes(StandardCharsets.UTF_8);
+      if (!MessageDigest.isEqual(given, adminToken)) return complete(api.error(403, "forbidden", "wrong admin token"));
+      return inner.get();
+    });
+  }
+
+  private Route createVenue(VenueRequest r) {
+    VenueLayout layout;
+    try {
+      if (r.generate() != null) {
+        if (r.sections() != null) throw new IllegalArgumentException("give either sections or generate, not both");
+        if (!StadiumGenerator.LAYOUT.equals(r.generate().layout())) throw new IllegalArgumentException("generate.layout must be \"stadium\"");
+        if (r.generate().seats() == null) throw new IllegalArgumentException("generate.seats is required");
+        if (!VenueLayout.isValidEntityId(r.venueId())) throw new IllegalArgumentException("venueId must be 1-64 letters, digits, '_' or '-'");
+        layout = StadiumGenerator.generate(r.venueId(), r.name(), r.generate().seats()).validated();
+      } else {
+        layout = new VenueLayout(r.venueId(), r.name(), r.sections()).validated();
+      }
+    } catch (IllegalArgumentException e) {
+      throw ApiError.badRequest(e.getMessage());
+    }
+    int seats = layout.seatCount();
+    CompletionStage<HttpResponse> response = venue(layout.venueId())
+        .<Venue.Reply>ask(ref -> new Venue.Define(layout, ref), api.askTimeout())
+        .thenApply(reply -> reply instanceof Venue.Defined
+            ? api.json(201, Map.of("venueId", layout.venueId(), "seatCount", seats))
+            : api.error(409, "venue_exists", "a venue with this id exists"));
+    return api.respond(response);
+  }
+
+  private Route createEvent(EventRequest r) {
+    if (!VenueLayout.isValidEntityId(r.venueId())) throw ApiError.badRequest("venueId must be 1-64 letters, digits, '_' or '-'");
+    if (!VenueLayout.isValidEntityId(r.eventId())) throw ApiError.badRequest("eventId must be 1-64 letters, digits, '_' or '-'");
+    CompletionStage<HttpResponse> response = venue(r.venueId())
+        .<Venue.Reply>ask(Venue.Get::new, api.askTimeout())
+        .thenCompose(reply -> {
+          if (!(reply instanceof Venue.Defined d)) throw new ApiError(404, "not_found", "no such venue");
+          EventDefinition definition;
+          try {
+            definition = new EventDefinition(r.eventId(), r.name(), d.layout(), r.prices(),
+                orDefault(r.holdSeconds(), 480), orDefault(r.holdJitterSeconds(), 90), orDefault(r.maxSeatsPerAccount(), 8))
+                .validated();
+          } catch (IllegalArgumentException e) {
+            throw ApiError.badRequest(e.getMessage());
+          }
+          return inventory(r.eventId()).<EventInventory.Reply>ask(ref -> new EventInventory.Create(definition, ref), api.askTimeout());
+        })
+        .thenApply(reply -> reply instanceof EventInventory.Created
+            ? api.json(201, Map.of("eventId", r.eventId()))
+            : api.error(409, "event_exists", "an event with this id exists"));
+    return api.respond(response);
+  }
+
+  private Route stats(String eventId) {
+    if (!VenueLayout.isValidEntityId(eventId)) return complete(api.error(404, "not_found", "no such event"));
+    CompletionStage<HttpResponse> response = inventory(eventId)
+        .<EventInventory.Reply>ask(EventInventory.GetStats::new, api.askTimeout())
+        .thenApply(reply -> {
+          if (!(reply instanceof EventInventory.Stats s)) return api.error(404, "not_found", "no such event");
+          Map<String, Object> body = new LinkedHashMap<>();
+          // Until the waiting room runs the on-sale, every signed-in fan may shop.
+          body.put("state", s.available() == 0 && s.held() == 0 ? "sold_out" : "on_sale");
+          body.put("lobby", 0);
+          body.put("admittedUpTo", 0);
+          body.put("activeShoppers", 0);
+          body.put("seats", Map.of("available", s.available(), "held", s.held(), "sold", s.sold()));
+          body.put("orders", s.orders());
+          return api.json(200, body);
+        });
+    return api.respond(response);
+  }
+
+  private static int orDefault(Integer value, int fallback) {
+    return value == null ? fallback : value;
+  }
+
+  private EntityRef<Venue.Command> venue(String venueId) {
+    return ClusterSharding.get(system).entityRefFor(Venue.ENTITY_TYPE_KEY, venueId);
+  }
+
+  private EntityRef<EventInventory.Command> inventory(String eventId) {
+    return ClusterSharding.get(system).entityRefFor(EventInventory.ENTITY_TYPE_KEY, eventId);
+  }
+}

@@ -1,0 +1,174 @@
+package io.boxoffice.cart;
+
+import static org.apache.pekko.http.javadsl.server.PathMatchers.segment;
+
+import io.boxoffice.edge.Api;
+import io.boxoffice.edge.ApiError;
+import io.boxoffice.edge.EventViews;
+import io.boxoffice.edge.Identity;
+import io.boxoffice.edge.Refusals;
+import io.boxoffice.edge.ShopAdmission;
+import io.boxoffice.inventory.EventDefinition;
+import io.boxoffice.inventory.EventInventory.SeatPrice;
+import io.boxoffice.venue.VenueLayout;
+import java.time.Instant;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Function;
+import org.apache.pekko.actor.typed.RecipientRef;
+import org.apache.pekko.actor.typed.Scheduler;
+import org.apache.pekko.actor.typed.javadsl.AskPattern;
+import org.apache.pekko.http.javadsl.model.ContentTypes;
+import org.apache.pekko.http.javadsl.model.HttpResponse;
+import org.apache.pekko.http.javadsl.model.headers.CacheControl;
+import org.apache.pekko.http.javadsl.model.headers.CacheDirectives;
+import org.apache.pekko.http.javadsl.model.headers.EntityTag;
+import org.apache.pekko.http.javadsl.model.headers.ETag;
+import org.apache.pekko.http.javadsl.model.headers.RawHeader;
+import org.apache.pekko.http.javadsl.server.AllDirectives;
+import org.apache.pekko.http.javadsl.server.Route;
+
+/** The admitted fan's shop under {@code /api/events/{eventId}}: seat map, availability, holds, cart, checkout. */
+public final class ShopRoutes extends AllDirectives {
+
+  /** {@code {"seats":[...]}} or {@code {"best":{...}}}. */
+  public record HoldRequest(List<String> seats, BestRequest best) {}
+
+  public record BestRequest(Integer quantity, Integer maxPriceCents, String zone) {}
+
+  public record CheckoutRequest(String paymentToken) {}
+
+  private final Api api;
+  private final Identity identity;
+  private final ShopAdmission admission;
+  private final EventViews views;
+  private final Function<String, RecipientRef<Cart.Command>> carts;
+  private final Scheduler scheduler;
+
+  public ShopRoutes(Api api, Identity identity, ShopAdmission admission, EventViews views,
+                    Function<String, RecipientRef<Cart.Command>> carts, Scheduler scheduler) {
+    this.api = api;
+    this.identity = identity;
+    this.admission = admission;
+    this.views = views;
+    this.carts = carts;
+    this.scheduler = scheduler;
+  }
+
+  public Route routes() {
+    return pathPrefix(segment("api").slash("events").slash(segment()), eventId -> {
+      if (!VenueLayout.isValidEntityId(eventId)) return complete(api.error(404, "not_found", "no such event"));
+      return identity.account(account -> admission.admitted(eventId, account, () -> concat(
+          path("seatmap", () -> get(() -> seatMap(eventId))),
+          path("availability", () -> get(() -> availability(eventId))),
+          path("cart", () -> get(() -> ask(eventId, account, Cart.GetCart::new, this::cartView))),
+          path(segment("cart").slash("holds"), () -> post(() -> api.body(HoldRequest.class, r -> hold(eventId, account, r)))),
+          path(segment("cart").slash("holds").slash(segment()), seatId -> delete(() -> release(eventId, account, seatId))),
+          path(segment("cart").slash("checkout"), () -> post(() -> checkout(eventId, account))))));
+    });
+  }
+
+  private Route seatMap(String eventId) {
+    return onSuccess(views.seatMap(eventId), view -> optionalHeaderValueByName("If-None-Match", etag -> {
+      String tag = "\"" + view.version() + "\"";
+      List<org.apache.pekko.http.javadsl.model.HttpHeader> headers = List.of(
+          ETag.create(EntityTag.create(view.version(), false)),
+          RawHeader.create("Cache-Control", "public, max-age=31536000, immutable"));
+      if (etag.map(t -> t.equals(tag)).orElse(false)) {
+        return complete(HttpResponse.create().withStatus(304).addHeaders(headers));
+      }
+      return complete(HttpResponse.create().withStatus(200).addHeaders(headers)
+          .withEntity(ContentTypes.APPLICATION_JSON, view.json()));
+    }));
+  }
+
+  private Route availability(String eventId) {
+    return api.respond(views.availability(eventId).thenApply(a -> HttpResponse.create().withStatus(200)
+        .addHeader(RawHeader.create("X-Snapshot-Version", Long.toString(a.version())))
+        .addHeader(CacheControl.create(CacheDirectives.PUBLIC, CacheDirectives.MAX_AGE(1)))
+        .withEntity(ContentTypes.APPLICATION_OCTET_STREAM, a.bits())));
+  }
+
+  private Route hold(String eventId, String account, HoldRequest r) {
+    if ((r.seats() == null) == (r.best() == null)) throw ApiError.badRequest("give either seats or best");
+    if (r.seats() != null) {
+      if (r.seats().isEmpty()) throw ApiError.badRequest("seats must name at least one seat");
+      if (r.seats().size() > EventDefinition.MAX_SEATS_PER_ACCOUNT) {
+        throw new ApiError(422, "limit_exceeded", "too many seats in one hold");
+      }
+      if (r.seats().stream().anyMatch(s -> s == null || s.isEmpty() || s.length() > 100)) {
+        throw ApiError.badRequest("seat ids must be non-empty strings");
+      }
+      if (new HashSet<>(r.seats()).size() != r.seats().size()) throw ApiError.badRequest("a seat is named twice");
+      return ask(eventId, account, ref -> new Cart.Hold(List.copyOf(r.seats()), null, ref), this::cartView);
+    }
+    BestRequest b = r.best();
+    if (b.quantity() == null || b.quantity() < 1 || b.quantity() > EventDefinition.MAX_SEATS_PER_ACCOUNT) {
+      throw ApiError.badRequest("best.quantity must be 1-" + EventDefinition.MAX_SEATS_PER_ACCOUNT);
+    }
+    if (b.maxPriceCents() != null && b.maxPriceCents() < 0) throw ApiError.badRequest("best.maxPriceCents must not be negative");
+    if (b.zone() != null && (b.zone().isEmpty() || b.zone().length() > 32)) throw ApiError.badRequest("best.zone must be 1-32 characters");
+    Cart.Best best = new Cart.Best(b.quantity(), b.maxPriceCents(), b.zone());
+    return ask(eventId, account, ref -> new Cart.Hold(null, best, ref), this::cartView);
+  }
+
+  private Route release(String eventId, String account, String seatId) {
+    if (seatId.length() > 100) throw ApiError.badRequest("no such seat");
+    return ask(eventId, account, ref -> new Cart.Release(seatId, ref), v -> HttpResponse.create().withStatus(204));
+  }
+
+  private Route checkout(String eventId, String account) {
+    return optionalHeaderValueByName("Idempotency-Key", key -> {
+      if (key.isEmpty() || key.get().isBlank() || key.get().length() > 200) {
+        return complete(api.error(400, "bad_request", "an Idempotency-Key header of 1-200 characters is required"));
+      }
+      return api.body(CheckoutRequest.class, r -> {
+        if (r.paymentToken() == null || r.paymentToken().isBlank() || r.paymentToken().length() > 200) {
+          throw ApiError.badRequest("paymentToken is required");
+        }
+        return ask(eventId, account, ref -> new Cart.Checkout(key.get(), r.paymentToken(), ref), this::orderView);
+      });
+    });
+  }
+
+  private Route ask(String eventId, String account, Function<org.apache.pekko.actor.typed.ActorRef<Cart.Reply>, Cart.Command> message,
+                    Function<Cart.Reply, HttpResponse> onReply) {
+    CompletionStage<HttpResponse> response = AskPattern
+        .<Cart.Command, Cart.Reply>ask(carts.apply(Cart.entityId(eventId, account)), message::apply, api.askTimeout(), scheduler)
+        .thenApply(reply -> {
+          if (reply instanceof Cart.Rejected r) return api.error(Refusals.toApiError(r.code(), r.message(), r.seatIds()));
+          return onReply.apply(reply);
+        });
+    return api.respond(response);
+  }
+
+  private HttpResponse cartView(Cart.Reply reply) {
+    Cart.CartView v = (Cart.CartView) reply;
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("seats", v.seats().stream().map(ShopRoutes::seatJson).toList());
+    body.put("holdExpiresAt", v.holdExpiresAt() == 0 ? null : Instant.ofEpochMilli(v.holdExpiresAt()).toString());
+    return api.json(200, body);
+  }
+
+  private HttpResponse orderView(Cart.Reply reply) {
+    return api.json(200, orderJson((Cart.OrderView) reply));
+  }
+
+  /** The contract's order body, shared with {@code GET /api/orders/{orderId}}. */
+  public static Map<String, Object> orderJson(Cart.OrderView o) {
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("orderId", o.orderId());
+    body.put("eventId", o.eventId());
+    body.put("status", o.status());
+    body.put("amountCents", o.amountCents());
+    body.put("tickets", o.tickets().stream().map(t -> Map.of("ticketId", t.ticketId(), "seatId", t.seatId(), "barcode", t.barcode())).toList());
+    return body;
+  }
+
+  private static Map<String, Object> seatJson(SeatPrice s) {
+    return Map.of("seatId", s.seatId(), "priceCents", s.priceCents());
+  }
+}

@@ -1,0 +1,25 @@
+package io.boxoffice.edge;
+
+import io.boxoffice.accounts.IdentityToken;
+import java.util.function.Function;
+import org.apache.pekko.http.javadsl.server.AllDirectives;
+import org.apache.pekko.http.javadsl.server.Route;
+
+/** The signed-in account of a request, from the {@code bo_id} cookie; 401 without a valid one. */
+public final class Identity extends AllDirectives {
+  private final IdentityToken tokens;
+  private final Api api;
+
+  public Identity(IdentityToken tokens, Api api) {
+    this.tokens = tokens;
+    this.api = api;
+  }
+
+  public Route account(Function<String, Route> inner) {
+    return optionalCookie(IdentityToken.COOKIE, cookie -> {
+      String account = cookie.map(c -> tokens.verify(c.value())).orElse(null);
+      if (account == null) return complete(api.error(401, "unauthenticated", "sign in first (POST /api/session)"));
+      return inner.apply(account);
+    });
+  }
+}

@@ -1,0 +1,26 @@
+package io.boxoffice.inventory;
+
+import com.fasterxml.jackson.annotation.JsonSubTypes;
+import com.fasterxml.jackson.annotation.JsonTypeInfo;
+
+/** One change of seat state decided by the {@link SeatBook}; a batch of them is one journal event. */
+@JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "t")
+@JsonSubTypes({
+  @JsonSubTypes.Type(value = Decision.Held.class, name = "held"),
+  @JsonSubTypes.Type(value = Decision.Released.class, name = "released"),
+  @JsonSubTypes.Type(value = Decision.Sold.class, name = "sold"),
+  @JsonSubTypes.Type(value = Decision.Scanned.class, name = "scanned")
+})
+public sealed interface Decision {
+  /** The seats (indices in seat-map order) were held for the account until the deadline (epoch ms). */
+  record Held(String account, int[] seats, long until) implements Decision {}
+
+  /** The account's holds on these seats were given back. */
+  record Released(String account, int[] seats) implements Decision {}
+
+  /** The account's live holds on these seats became a sale under the order. */
+  record Sold(String account, String orderId, int[] seats) implements Decision {}
+
+  /** The ticket for the seat was admitted at a gate at {@code at} (epoch ms). */
+  record Scanned(int seat, long at) implements Decision {}
+}

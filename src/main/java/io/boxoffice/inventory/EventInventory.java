@@ -1,0 +1,393 @@
+package io.boxoffice.inventory;
+
+import io.boxoffice.CborSerializable;
+import io.boxoffice.venue.SeatMap;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.random.RandomGenerator;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.SupervisorStrategy;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.cluster.sharding.typed.javadsl.ClusterSharding;
+import org.apache.pekko.cluster.sharding.typed.javadsl.Entity;
+import org.apache.pekko.cluster.sharding.typed.javadsl.EntityTypeKey;
+import org.apache.pekko.persistence.typed.PersistenceId;
+import org.apache.pekko.persistence.typed.SnapshotAdapter;
+import org.apache.pekko.persistence.typed.javadsl.CommandHandlerWithReply;
+import org.apache.pekko.persistence.typed.javadsl.EventHandler;
+import org.apache.pekko.persistence.typed.javadsl.EventSourcedBehaviorWithEnforcedReplies;
+import org.apache.pekko.persistence.typed.javadsl.ReplyEffect;
+import org.apache.pekko.persistence.typed.javadsl.RetentionCriteria;
+
+/**
+ * The single writer of one event's seats. Seat-changing commands are not persisted one by one:
+ * they wait in a buffer, and a {@link Flush} decides the whole buffer in memory against the
+ * {@link SeatBook} and persists every decision of it as one {@link BatchDecided} event (group
+ * commit). Each command is answered only after that write succeeded, so nobody is told
+ * "held" or "sold" before it is durable.
+ *
+ * <p>While the batch is written, Pekko stashes new commands; they form the next batch. As in
+ * Pekko itself (which applies an event to the state before writing it), the decisions are
+ * applied to the in-memory book before the write; if the write fails the entity stops, nobody
+ * has been answered, and a restart recovers the book from the journal.
+ */
+public final class EventInventory
+    extends EventSourcedBehaviorWithEnforcedReplies<EventInventory.Command, EventInventory.Event, EventInventory.State> {
+
+  /** Frozen: it is inside every stored persistence id. */
+  public static final EntityTypeKey<Command> ENTITY_TYPE_KEY = EntityTypeKey.create(Command.class, "EventInventory");
+
+  // ---- protocol --------------------------------------------------------------------------
+
+  /** Commands to the inventory of one event. */
+  public sealed interface Command extends CborSerializable {}
+
+  /** Sets the event up once; replies {@link Created} or {@link Rejected} {@code event_exists}. */
+  public record Create(EventDefinition definition, ActorRef<Reply> replyTo) implements Command {}
+
+  /** Holds exactly these seats for the account, all or nothing; replies {@link Held} or {@link Rejected}. */
+  public record HoldSeats(String account, List<String> seatIds, ActorRef<Reply> replyTo) implements Command {}
+
+  /** Holds the best adjacent seats in one row; replies {@link Held} or {@link Rejected}. */
+  public record HoldBest(String account, int quantity, Integer maxPriceCents, String zone, ActorRef<Reply> replyTo)
+      implements Command {}
+
+  /** Gives back the account's holds on these seats (all of them when null); replies {@link Released}. */
+  public record Release(String account, List<String> seatIds, ActorRef<Reply> replyTo) implements Command {}
+
+  /** Turns the account's live holds on these seats into a sale; replies {@link Confirmed} or {@link Rejected} {@code hold_expired}. */
+  public record Confirm(String account, String orderId, List<String> seatIds, ActorRef<Reply> replyTo) implements Command {}
+
+  /** Admits the ticket of a seat sold under the order once; replies {@link Admitted}, {@link AlreadyScanned} or {@link Rejected} {@code invalid}. */
+  public record Scan(String seatId, String orderId, ActorRef<Reply> replyTo) implements Command {}
+
+  /** Replies {@link Holds}: the account's live holds. */
+  public record GetHolds(String account, ActorRef<Reply> replyTo) implements Command {}
+
+  /** Replies {@link Availability}: the 2-bit snapshot, produced at most once per interval. */
+  public record GetAvailability(ActorRef<Reply> replyTo) implements Command {}
+
+  /** Replies {@link Definition} or {@link Rejected} {@code not_found}. */
+  public record GetDefinition(ActorRef<Reply> replyTo) implements Command {}
+
+  /** Replies {@link Stats}. */
+  public record GetStats(ActorRef<Reply> replyTo) implements Command {}
+
+  /** Internal: decide and persist the buffered commands. */
+  public record Flush() implements Command {}
+
+  /** Replies of the inventory. */
+  public sealed interface Reply extends CborSerializable {}
+
+  public record Created(String eventId) implements Reply {}
+
+  /** A seat and its price, as holds and carts show them. */
+  public record SeatPrice(String seatId, int priceCents) implements CborSerializable {}
+
+  public record Held(List<SeatPrice> seats, long holdExpiresAt) implements Reply {}
+
+  public record Released(List<String> seatIds) implements Reply {}
+
+  public record Confirmed(String orderId, List<SeatPrice> seats) implements Reply {}
+
+  public record Admitted(String seatId) implements Reply {}
+
+  public record AlreadyScanned(long scannedAt) implements Reply {}
+
+  /** The account's live holds; {@code holdExpiresAt} is the earliest deadline, 0 when none. */
+  public record Holds(List<SeatPrice> seats, long holdExpiresAt) implements Reply {}
+
+  /** 2 bits a seat in seat-map order (see {@link SeatBook#availabilityBits}); version is the production time in ms. */
+  public record Availability(long version, byte[] bits) implements Reply {}
+
+  public record Definition(EventDefinition definition) implements Reply {}
+
+  public record Stats(int available, int held, int sold, int orders) implements Reply {}
+
+  /**
+   * A refusal: {@code code} is the contract's error code ({@code seats_taken}, {@code no_seats},
+   * {@code limit_exceeded}, {@code unknown_seats}, {@code hold_expired}, {@code invalid},
+   * {@code not_found}, {@code event_exists}, {@code busy}); {@code seatIds} names seats where it helps.
+   */
+  public record Rejected(String code, String message, List<String> seatIds) implements Reply {}
+
+  /** Journal events. */
+  public sealed interface Event extends CborSerializable {}
+
+  public record EventCreated(EventDefinition definition) implements Event {}
+
+  /** All decisions of one group commit, decided at {@code at} (epoch ms, the event's own clock). */
+  public record BatchDecided(long batch, long at, List<Decision> decisions) implements Event {}
+
+  /** State: nothing yet, or the event with its seat book. */
+  public sealed interface State {}
+
+  public record Empty() implements State {}
+
+  /** The live event. Mutable: the seat book changes in place under the single writer. */
+  public static final class Active implements State {
+    final EventDefinition definition;
+    final SeatBook book;
+    long batch;
+
+    Active(EventDefinition definition, SeatBook book, long batch) {
+      this.definition = definition;
+      this.book = book;
+      this.batch = batch;
+    }
+  }
+
+  /** The journal form of {@link Active}: immutable copies, taken on the entity's thread. */
+  public record Snapshot(EventDefinition definition, long batch, SeatBook.Snapshot book) implements CborSerializable {}
+
+  // ---- wiring ----------------------------------------------------------------------------
+
+  public static void init(ActorSystem<?> system, InventorySettings settings) {
+    ClusterSharding.get(system).init(
+        Entity.of(ENTITY_TYPE_KEY, ctx -> create(ctx.getEntityId(), settings)).withRole("inventory"));
+  }
+
+  public static Behavior<Command> create(String eventId, InventorySettings settings) {
+    return Behaviors.<Command>supervise(
+            Behaviors.setup(ctx -> new EventInventory(ctx, PersistenceId.of(ENTITY_TYPE_KEY.name(), eventId), settings)))
+        .onFailure(SupervisorStrategy.restartWithBackoff(Duration.ofMillis(200), Duration.ofSeconds(5), 0.2));
+  }
+
+  // ---- behaviour -------------------------------------------------------------------------
+
+  private final ActorContext<Command> context;
+  private final InventorySettings settings;
+  private final RandomGenerator random;
+  private final List<Command> pending = new ArrayList<>();
+  private boolean flushScheduled;
+  private Availability availability;
+
+  private EventInventory(ActorContext<Command> context, PersistenceId persistenceId, InventorySettings settings) {
+    super(persistenceId, SupervisorStrategy.restartWithBackoff(Duration.ofMillis(200), Duration.ofSeconds(5), 0.2));
+    this.context = context;
+    this.settings = settings;
+    this.random = settings.random().get();
+  }
+
+  @Override
+  public State emptyState() {
+    return new Empty();
+  }
+
+  @Override
+  public String journalPluginId() {
+    return settings.journalPluginId();
+  }
+
+  @Override
+  public String snapshotPluginId() {
+    return settings.snapshotPluginId();
+  }
+
+  @Override
+  public RetentionCriteria retentionCriteria() {
+    return RetentionCriteria.snapshotEvery(settings.snapshotEveryEvents(), 2);
+  }
+
+  @Override
+  public SnapshotAdapter<State> snapshotAdapter() {
+    return new SnapshotAdapter<>() {
+      @Override
+      public Object toJournal(State state) {
+        if (state instanceof Active a) return new Snapshot(a.definition, a.batch, a.book.toSnapshot());
+        return new Snapshot(null, 0, null);
+      }
+
+      @Override
+      public State fromJournal(Object from) {
+        Snapshot s = (Snapshot) from;
+        if (s.definition() == null) return new Empty();
+        EventDefinition d = s.definition();
+        SeatBook book = SeatBook.fromSnapshot(SeatMap.compile(d.venue()), d.prices(), d.maxSeatsPerAccount(), s.book());
+        return new Active(d, book, s.batch());
+      }
+    };
+  }
+
+  @Override
+  public CommandHandlerWithReply<Command, Event, State> commandHandler() {
+    return (state, command) -> state instanceof Active a ? onActive(a, command) : onEmpty(command);
+  }
+
+  @Override
+  public EventHandler<State, Event> eventHandler() {
+    return (state, event) -> {
+      if (event instanceof EventCreated c) {
+        EventDefinition d = c.definition();
+        return new Active(d, new SeatBook(SeatMap.compile(d.venue()), d.prices(), d.maxSeatsPerAccount()), 0);
+      }
+      Active a = (Active) state;
+      BatchDecided b = (BatchDecided) event;
+      // A live batch was applied when it was decided; only recovery applies it here.
+      if (b.batch() <= a.batch) return a;
+      a.book.expireUpTo(b.at());
+      for (Decision d : b.decisions()) a.book.apply(d);
+      a.batch = b.batch();
+      return a;
+    };
+  }
+
+  private ReplyEffect<Event, State> onEmpty(Command command) {
+    if (command instanceof Create c) {
+      return Effect().persist(new EventCreated(c.definition()))
+          .thenReply(c.replyTo(), s -> new Created(c.definition().eventId()));
+    }
+    ActorRef<Reply> replyTo = replyToOf(command);
+    if (replyTo == null) return Effect().noReply();
+    return Effect().reply(replyTo, new Rejected("not_found", "no such event", List.of()));
+  }
+
+  private ReplyEffect<Event, State> onActive(Active state, Command command) {
+    if (command instanceof Flush) return onFlush(state);
+    if (command instanceof Create c) {
+      return Effect().reply(c.replyTo(), new Rejected("event_exists", "the event exists already", List.of()));
+    }
+    if (command instanceof HoldSeats || command instanceof HoldBest || command instanceof Release
+        || command instanceof Confirm || command instanceof Scan) {
+      if (pending.size() >= settings.maxPending()) {
+        return Effect().reply(replyToOf(command), new Rejected("busy", "the event is busy, try again", List.of()));
+      }
+      pending.add(command);
+      if (!flushScheduled) {
+        flushScheduled = true;
+        context.getSelf().tell(new Flush());
+      }
+      return Effect().noReply();
+    }
+    long now = settings.clock().millis();
+    if (command instanceof GetHolds g) return Effect().reply(g.replyTo(), holdsOf(state.book, g.account(), now));
+    if (command instanceof GetDefinition g) return Effect().reply(g.replyTo(), new Definition(state.definition));
+    if (command instanceof GetStats g) {
+      int[] c = state.book.counts(now);
+      return Effect().reply(g.replyTo(), new Stats(c[0], c[1], c[2], state.book.orderCount()));
+    }
+    if (command instanceof GetAvailability g) {
+      if (availability == null || now - availability.version() >= settings.availabilityInterval().toMillis()) {
+        availability = new Availability(now, state.book.availabilityBits(now));
+      }
+      return Effect().reply(g.replyTo(), availability);
+    }
+    return Effect().unhandled().thenNoReply();
+  }
+
+  private ReplyEffect<Event, State> onFlush(Active state) {
+    flushScheduled = false;
+    if (pending.isEmpty()) return Effect().noReply();
+    int n = Math.min(pending.size(), settings.maxBatch());
+    List<Command> batch = new ArrayList<>(pending.subList(0, n));
+    pending.subList(0, n).clear();
+    if (!pending.isEmpty()) {
+      flushScheduled = true;
+      context.getSelf().tell(new Flush());
+    }
+
+    long now = settings.clock().millis();
+    SeatBook book = state.book;
+    book.expireUpTo(now);
+    List<Decision> decisions = new ArrayList<>();
+    List<Runnable> replies = new ArrayList<>(batch.size());
+    for (Command command : batch) {
+      SeatBook.Outcome outcome = decide(state, command, now);
+      if (outcome instanceof SeatBook.Accepted accepted) {
+        book.apply(accepted.decision());
+        decisions.add(accepted.decision());
+      }
+      Reply reply = replyFor(state, command, outcome);
+      ActorRef<Reply> replyTo = replyToOf(command);
+      replies.add(() -> replyTo.tell(reply));
+    }
+    if (decisions.isEmpty()) {
+      return Effect().none().thenRun(s -> replies.forEach(Runnable::run)).thenNoReply();
+    }
+    state.batch = state.batch + 1;
+    return Effect().persist(new BatchDecided(state.batch, now, List.copyOf(decisions)))
+        .thenRun(s -> replies.forEach(Runnable::run))
+        .thenNoReply();
+  }
+
+  private SeatBook.Outcome decide(Active state, Command command, long now) {
+    SeatBook book = state.book;
+    if (command instanceof HoldSeats h) return book.hold(h.account(), h.seatIds(), now, deadline(state, now));
+    if (command instanceof HoldBest h) {
+      return book.holdBest(h.account(), h.quantity(), h.maxPriceCents(), h.zone(), now, deadline(state, now));
+    }
+    if (command instanceof Release r) return book.release(r.account(), r.seatIds());
+    if (command instanceof Confirm c) return book.confirm(c.account(), c.orderId(), c.seatIds(), now);
+    Scan s = (Scan) command;
+    return book.scan(s.seatId(), s.orderId(), now);
+  }
+
+  /** Deadline of a new hold: holdSeconds plus uniform jitter in [0, holdJitterSeconds]. */
+  private long deadline(Active state, long now) {
+    long jitterMs = state.definition.holdJitterSeconds() * 1000L;
+    return now + state.definition.holdSeconds() * 1000L + (jitterMs == 0 ? 0 : random.nextLong(jitterMs + 1));
+  }
+
+  private static Reply replyFor(Active state, Command command, SeatBook.Outcome outcome) {
+    SeatBook book = state.book;
+    if (outcome instanceof SeatBook.Accepted a) {
+      Decision d = a.decision();
+      if (d instanceof Decision.Held h) return new Held(seatPrices(book, h.seats()), h.until());
+      if (d instanceof Decision.Released r) return new Released(seatIds(book, r.seats()));
+      if (d instanceof Decision.Sold s) return new Confirmed(s.orderId(), seatPrices(book, s.seats()));
+      if (d instanceof Decision.Scanned s) return new Admitted(book.map().seatId(s.seat()));
+    }
+    if (outcome instanceof SeatBook.AlreadySold) {
+      Confirm c = (Confirm) command;
+      int[] seats = c.seatIds().stream().mapToInt(book.map()::indexOf).toArray();
+      return new Confirmed(c.orderId(), seatPrices(book, seats));
+    }
+    if (outcome instanceof SeatBook.Unchanged) return new Released(List.of());
+    if (outcome instanceof SeatBook.SeatsTaken t) return new Rejected("seats_taken", "some seats are taken", t.seatIds());
+    if (outcome instanceof SeatBook.UnknownSeats u) return new Rejected("unknown_seats", "no such seats at this event", u.seatIds());
+    if (outcome instanceof SeatBook.NoSeats) return new Rejected("no_seats", "no adjacent seats fit the request", List.of());
+    if (outcome instanceof SeatBook.LimitExceeded l) {
+      return new Rejected("limit_exceeded", "at most " + l.max() + " seats per account", List.of());
+    }
+    if (outcome instanceof SeatBook.HoldExpired e) return new Rejected("hold_expired", "the hold has expired", e.seatIds());
+    if (outcome instanceof SeatBook.AlreadyScanned s) return new AlreadyScanned(s.at());
+    return new Rejected("invalid", "no such ticket", List.of());
+  }
+
+  private static Holds holdsOf(SeatBook book, String account, long now) {
+    int[] seats = book.liveHolds(account, now);
+    long earliest = 0;
+    for (int s : seats) earliest = earliest == 0 ? book.holdUntil(s) : Math.min(earliest, book.holdUntil(s));
+    return new Holds(seatPrices(book, seats), earliest);
+  }
+
+  private static List<SeatPrice> seatPrices(SeatBook book, int[] seats) {
+    List<SeatPrice> out = new ArrayList<>(seats.length);
+    for (int s : seats) out.add(new SeatPrice(book.map().seatId(s), book.priceOf(s)));
+    return out;
+  }
+
+  private static List<String> seatIds(SeatBook book, int[] seats) {
+    List<String> out = new ArrayList<>(seats.length);
+    for (int s : seats) out.add(book.map().seatId(s));
+    return out;
+  }
+
+  private static ActorRef<Reply> replyToOf(Command command) {
+    if (command instanceof Create c) return c.replyTo();
+    if (command instanceof HoldSeats c) return c.replyTo();
+    if (command instanceof HoldBest c) return c.replyTo();
+    if (command instanceof Release c) return c.replyTo();
+    if (command instanceof Confirm c) return c.replyTo();
+    if (command instanceof Scan c) return c.replyTo();
+    if (command instanceof GetHolds c) return c.replyTo();
+    if (command instanceof GetAvailability c) return c.replyTo();
+    if (command instanceof GetDefinition c) return c.replyTo();
+    if (command instanceof GetStats c) return c.replyTo();
+    return null;
+  }
+}

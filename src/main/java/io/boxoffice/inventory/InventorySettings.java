@@ -1,0 +1,33 @@
+package io.boxoffice.inventory;
+
+import com.typesafe.config.Config;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.SplittableRandom;
+import java.util.function.Supplier;
+import java.util.random.RandomGenerator;
+
+/** Settings of the {@link EventInventory}, read once at start; the clock and randomness are injected. */
+public record InventorySettings(
+    Clock clock,
+    Supplier<RandomGenerator> random,
+    int maxBatch,
+    int maxPending,
+    int snapshotEveryEvents,
+    Duration availabilityInterval,
+    String journalPluginId,
+    String snapshotPluginId) {
+
+  public static InventorySettings fromConfig(Config config, Clock clock) {
+    Config c = config.getConfig("boxoffice.inventory");
+    return new InventorySettings(
+        clock,
+        SplittableRandom::new,
+        c.getInt("max-batch"),
+        c.getInt("max-pending"),
+        c.getInt("snapshot-every-batches"),
+        c.getDuration("availability-interval"),
+        c.getString("journal-plugin"),
+        c.getString("snapshot-plugin"));
+  }
+}

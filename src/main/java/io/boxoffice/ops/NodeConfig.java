@@ -1,0 +1,61 @@
+package io.boxoffice.ops;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
+import com.typesafe.config.ConfigValueFactory;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Turns the {@code boxoffice.*} settings (and their environment variables) into the Pekko
+ * settings they imply: the database (H2 files under the data dir, or PostgreSQL for a
+ * {@code jdbc:postgresql:} URL), the node's roles and its seed nodes.
+ */
+public final class NodeConfig {
+  public static final String DB = "pekko-persistence-jdbc.shared-databases.boxoffice";
+
+  private NodeConfig() {}
+
+  /** The full configuration of a node: {@code base} with the derived settings on top. */
+  public static Config resolve(Config base) {
+    Map<String, Object> derived = new HashMap<>();
+    String url = jdbcUrl(base);
+    derived.put(DB + ".db.url", url);
+    if (url.startsWith("jdbc:postgresql:")) {
+      derived.put(DB + ".profile", "slick.jdbc.PostgresProfile$");
+      derived.put(DB + ".db.driver", "org.postgresql.Driver");
+    } else if (url.startsWith("jdbc:h2:")) {
+      derived.put(DB + ".profile", "slick.jdbc.H2Profile$");
+      derived.put(DB + ".db.driver", "org.h2.Driver");
+    } else {
+      throw new IllegalArgumentException("BOXOFFICE_DB_URL must be a jdbc:postgresql: or jdbc:h2: URL");
+    }
+    String roles = base.getString("boxoffice.roles").trim();
+    if (!roles.isEmpty()) {
+      derived.put("pekko.cluster.roles", ConfigValueFactory.fromIterable(
+          Arrays.stream(roles.split(",")).map(String::trim).filter(r -> !r.isEmpty()).toList()));
+    }
+    List<String> seeds = new ArrayList<>();
+    for (String hostPort : base.getString("boxoffice.seed-nodes").split(",")) {
+      if (!hostPort.isBlank()) seeds.add("pekko://boxoffice@" + hostPort.trim());
+    }
+    if (!seeds.isEmpty()) derived.put("pekko.cluster.seed-nodes", ConfigValueFactory.fromIterable(seeds));
+    return ConfigFactory.parseMap(derived).withFallback(base).resolve();
+  }
+
+  /** The JDBC URL: BOXOFFICE_DB_URL, or an H2 file database under the data dir. */
+  public static String jdbcUrl(Config base) {
+    String url = base.getString("boxoffice.db.url").trim();
+    if (!url.isEmpty()) return url;
+    Path dir = Path.of(base.getString("boxoffice.data-dir")).toAbsolutePath().normalize();
+    return "jdbc:h2:file:" + dir.resolve("boxoffice") + ";DB_CLOSE_ON_EXIT=FALSE";
+  }
+
+  public static boolean hasSeedNodes(Config config) {
+    return !config.getString("boxoffice.seed-nodes").isBlank();
+  }
+}

@@ -1,0 +1,82 @@
+package io.boxoffice.venue;
+
+import io.boxoffice.CborSerializable;
+import java.time.Duration;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.SupervisorStrategy;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.cluster.sharding.typed.javadsl.ClusterSharding;
+import org.apache.pekko.cluster.sharding.typed.javadsl.Entity;
+import org.apache.pekko.cluster.sharding.typed.javadsl.EntityTypeKey;
+import org.apache.pekko.persistence.typed.PersistenceId;
+import org.apache.pekko.persistence.typed.javadsl.CommandHandlerWithReply;
+import org.apache.pekko.persistence.typed.javadsl.EventHandler;
+import org.apache.pekko.persistence.typed.javadsl.EventSourcedBehaviorWithEnforcedReplies;
+import org.apache.pekko.persistence.typed.javadsl.ReplyEffect;
+
+/** A venue's layout, defined once. Replies {@link Defined}, {@link Exists} or {@link Unknown}. */
+public final class Venue extends EventSourcedBehaviorWithEnforcedReplies<Venue.Command, Venue.Event, Venue.State> {
+
+  /** Frozen: it is inside every stored persistence id. */
+  public static final EntityTypeKey<Command> ENTITY_TYPE_KEY = EntityTypeKey.create(Command.class, "Venue");
+
+  public sealed interface Command extends CborSerializable {}
+
+  /** Defines the venue; replies {@link Defined} or {@link Exists}. */
+  public record Define(VenueLayout layout, ActorRef<Reply> replyTo) implements Command {}
+
+  /** Replies {@link Defined} or {@link Unknown}. */
+  public record Get(ActorRef<Reply> replyTo) implements Command {}
+
+  public sealed interface Reply extends CborSerializable {}
+
+  public record Defined(VenueLayout layout) implements Reply {}
+
+  public record Exists() implements Reply {}
+
+  public record Unknown() implements Reply {}
+
+  public sealed interface Event extends CborSerializable {}
+
+  public record VenueDefined(VenueLayout layout) implements Event {}
+
+  /** The layout, null until defined. */
+  public record State(VenueLayout layout) implements CborSerializable {}
+
+  public static void init(ActorSystem<?> system) {
+    ClusterSharding.get(system).init(Entity.of(ENTITY_TYPE_KEY, ctx -> create(ctx.getEntityId())).withRole("inventory"));
+  }
+
+  public static Behavior<Command> create(String venueId) {
+    return Behaviors.<Command>supervise(new Venue(PersistenceId.of(ENTITY_TYPE_KEY.name(), venueId)))
+        .onFailure(SupervisorStrategy.restartWithBackoff(Duration.ofMillis(200), Duration.ofSeconds(5), 0.2));
+  }
+
+  private Venue(PersistenceId id) {
+    super(id, SupervisorStrategy.restartWithBackoff(Duration.ofMillis(200), Duration.ofSeconds(5), 0.2));
+  }
+
+  @Override
+  public State emptyState() {
+    return new State(null);
+  }
+
+  @Override
+  public CommandHandlerWithReply<Command, Event, State> commandHandler() {
+    return (state, command) -> {
+      if (command instanceof Define d) {
+        if (state.layout() != null) return Effect().reply(d.replyTo(), new Exists());
+        return Effect().persist(new VenueDefined(d.layout())).thenReply(d.replyTo(), s -> new Defined(s.layout()));
+      }
+      Get g = (Get) command;
+      return Effect().reply(g.replyTo(), state.layout() == null ? new Unknown() : new Defined(state.layout()));
+    };
+  }
+
+  @Override
+  public EventHandler<State, Event> eventHandler() {
+    return (state, event) -> new State(((VenueDefined) event).layout());
+  }
+}
