@@ -198,7 +198,10 @@ public final class SeatBook {
     return Arrays.copyOf(out, n);
   }
 
-  /** Where in the row: the fitting run closest to the row's middle, placed at its edge nearer the middle. */
+  /**
+   * Where in the row: as close to the row's middle as possible, in a free run, without leaving
+   * a single free seat on either side unless {@code loneAllowed}.
+   */
   private int[] place(int row, int quantity, boolean loneAllowed) {
     int start = map.rowStart(row);
     int end = start + map.rowLength(row);
@@ -210,18 +213,16 @@ public final class SeatBook {
       boolean free = s < end && status[s] == AVAILABLE;
       if (free && runStart < 0) runStart = s;
       if (!free && runStart >= 0) {
-        int length = s - runStart;
-        boolean fits = length == quantity || length >= quantity + 2 || (loneAllowed && length >= quantity);
-        if (fits) {
-          int left = runStart;
-          int right = s - quantity;
-          double dl = Math.abs(left + (quantity - 1) / 2.0 - middle);
-          double dr = Math.abs(right + (quantity - 1) / 2.0 - middle);
-          int from = dr < dl ? right : left;
-          double d = Math.min(dl, dr);
-          if (d < bestDistance) {
-            bestDistance = d;
-            bestFrom = from;
+        int slack = s - runStart - quantity;
+        if (slack >= 0) {
+          int ideal = (int) Math.round(middle - (quantity - 1) / 2.0) - runStart;
+          int offset = nearestOffset(Math.max(0, Math.min(slack, ideal)), slack, loneAllowed);
+          if (offset >= 0) {
+            double d = Math.abs(runStart + offset + (quantity - 1) / 2.0 - middle);
+            if (d < bestDistance) {
+              bestDistance = d;
+              bestFrom = runStart + offset;
+            }
           }
         }
         runStart = -1;
@@ -231,6 +232,18 @@ public final class SeatBook {
     int[] seats = new int[quantity];
     for (int i = 0; i < quantity; i++) seats[i] = bestFrom + i;
     return seats;
+  }
+
+  /** The offset nearest {@code ideal} in [0, slack] whose gaps on both sides are 0 or at least 2; -1 if none. */
+  private static int nearestOffset(int ideal, int slack, boolean loneAllowed) {
+    for (int delta = 0; delta <= slack; delta++) {
+      for (int o : new int[] {ideal - delta, ideal + delta}) {
+        if (o < 0 || o > slack) continue;
+        int right = slack - o;
+        if (loneAllowed || ((o == 0 || o >= 2) && (right == 0 || right >= 2))) return o;
+      }
+    }
+    return -1;
   }
 
   /**
