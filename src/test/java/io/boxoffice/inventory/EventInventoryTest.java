@@ -1,0 +1,250 @@
+package io.boxoffice.inventory;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.boxoffice.support.MutableClock;
+import io.boxoffice.support.TestConfigs;
+import io.boxoffice.venue.StadiumGenerator;
+import io.boxoffice.venue.VenueLayout;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
+import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.persistence.testkit.JournalOperation;
+import org.apache.pekko.persistence.testkit.ProcessingSuccess$;
+import org.apache.pekko.persistence.testkit.WriteEvents;
+import org.apache.pekko.persistence.testkit.javadsl.PersistenceTestKit;
+import org.apache.pekko.persistence.testkit.javadsl.SnapshotTestKit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The inventory entity on the persistence testkit: group commit, replies after the write, recovery, snapshots. */
+class EventInventoryTest {
+  static final ActorTestKit testKit = ActorTestKit.create(TestConfigs.entityConfig());
+  static final PersistenceTestKit journal = PersistenceTestKit.create(testKit.system());
+  static final Map<String, Integer> PRICES = Map.of("floor", 20_000, "lower", 12_000, "upper", 6_000);
+
+  final MutableClock clock = new MutableClock(Instant.parse("2026-12-01T10:00:00Z"));
+
+  @AfterAll
+  static void shutdown() {
+    testKit.shutdownTestKit();
+  }
+
+  @BeforeEach
+  void reset() {
+    journal.resetPolicy();
+  }
+
+  static EventDefinition definition(String eventId, int seats) {
+    VenueLayout venue = StadiumGenerator.generate("v-" + eventId, "Stadium", seats);
+    return new EventDefinition(eventId, "Show", venue, PRICES, 480, 90, 8).validated();
+  }
+
+  ActorRef<EventInventory.Command> spawn(String eventId, int snapshotEvery) {
+    return testKit.spawn(EventInventory.create(eventId, TestConfigs.inventory(clock, snapshotEvery)));
+  }
+
+  ActorRef<EventInventory.Command> created(String eventId, int seats, int snapshotEvery) {
+    ActorRef<EventInventory.Command> inv = spawn(eventId, snapshotEvery);
+    TestProbe<EventInventory.Reply> probe = testKit.createTestProbe();
+    inv.tell(new EventInventory.Create(definition(eventId, seats), probe.getRef()));
+    probe.expectMessage(new EventInventory.Created(eventId));
+    return inv;
+  }
+
+  static String newEventId() {
+    return "ev-" + UUID.randomUUID();
+  }
+
+  @Test
+  void anEventIsCreatedOnceAndUnknownBeforeThat() {
+    String id = newEventId();
+    ActorRef<EventInventory.Command> inv = spawn(id, 100);
+    TestProbe<EventInventory.Reply> probe = testKit.createTestProbe();
+    inv.tell(new EventInventory.HoldBest("a", 2, null, null, probe.getRef()));
+    assertEquals("not_found", probe.expectMessageClass(EventInventory.Rejected.class).code());
+    inv.tell(new EventInventory.Create(definition(id, 1000), probe.getRef()));
+    probe.expectMessage(new EventInventory.Created(id));
+    inv.tell(new EventInventory.Create(definition(id, 1000), probe.getRef()));
+    assertEquals("event_exists", probe.expectMessageClass(EventInventory.Rejected.class).code());
+  }
+
+  @Test
+  void holdDeadlinesAreHoldSecondsPlusJitterWithinItsBounds() {
+    ActorRef<EventInventory.Command> inv = created(newEventId(), 2000, 100);
+    TestProbe<EventInventory.Reply> probe = testKit.createTestProbe();
+    long now = clock.millis();
+    List<Long> deadlines = new ArrayList<>();
+    for (int i = 0; i < 40; i++) {
+      inv.tell(new EventInventory.HoldBest("acct-" + i, 1, null, null, probe.getRef()));
+      deadlines.add(probe.expectMessageClass(EventInventory.Held.class).holdExpiresAt());
+    }
+    for (long d : deadlines) assertTrue(d >= now + 480_000 && d <= now + 570_000, "deadline out of bounds: " + (d - now));
+    assertTrue(deadlines.stream().distinct().count() > 30, "deadlines are not jittered");
+  }
+
+  @Test
+  void salesAndHoldsSurviveARestart() {
+    String id = newEventId();
+    ActorRef<EventInventory.Command> inv = created(id, 1000, 100);
+    TestProbe<EventInventory.Reply> probe = testKit.createTestProbe();
+    inv.tell(new EventInventory.HoldSeats("fan", List.of("F1-A-1", "F1-A-2"), probe.getRef()));
+    probe.expectMessageClass(EventInventory.Held.class);
+    inv.tell(new EventInventory.Confirm("fan", "order-1", List.of("F1-A-1", "F1-A-2"), probe.getRef()));
+    assertEquals("order-1", probe.expectMessageClass(EventInventory.Confirmed.class).orderId());
+    inv.tell(new EventInventory.HoldSeats("other", List.of("F1-A-3"), probe.getRef()));
+    probe.expectMessageClass(EventInventory.Held.class);
+
+    testKit.stop(inv);
+    ActorRef<EventInventory.Command> again = spawn(id, 100);
+    again.tell(new EventInventory.GetStats(probe.getRef()));
+    assertEquals(new EventInventory.Stats(997, 1, 2, 1), probe.expectMessageClass(EventInventory.Stats.class));
+    again.tell(new EventInventory.HoldSeats("third", List.of("F1-A-2", "F1-A-3"), probe.getRef()));
+    assertEquals(List.of("F1-A-2", "F1-A-3"), probe.expectMessageClass(EventInventory.Rejected.class).seatIds());
+    again.tell(new EventInventory.Scan("F1-A-1", "order-1", probe.getRef()));
+    probe.expectMessage(new EventInventory.Admitted("F1-A-1"));
+  }
+
+  @Test
+  void recoveryFromASnapshotPlusLaterBatchesGivesTheSameBook() {
+    String id = newEventId();
+    ActorRef<EventInventory.Command> inv = created(id, 5000, 3);
+    TestProbe<EventInventory.Reply> probe = testKit.createTestProbe();
+    for (int i = 0; i < 10; i++) {
+      inv.tell(new EventInventory.HoldBest("fan-" + i, 2, null, null, probe.getRef()));
+      probe.expectMessageClass(EventInventory.Held.class);
+    }
+    inv.tell(new EventInventory.GetAvailability(probe.getRef()));
+    byte[] before = probe.expectMessageClass(EventInventory.Availability.class).bits();
+    SnapshotTestKit snapshots = SnapshotTestKit.create(testKit.system());
+    assertTrue(!snapshots.persistedInStorage("EventInventory|" + id).isEmpty(), "no snapshot was taken");
+
+    testKit.stop(inv);
+    clock.advance(Duration.ofSeconds(2));
+    ActorRef<EventInventory.Command> again = spawn(id, 3);
+    again.tell(new EventInventory.GetAvailability(probe.getRef()));
+    assertEquals(java.util.Arrays.toString(before),
+        java.util.Arrays.toString(probe.expectMessageClass(EventInventory.Availability.class).bits()));
+  }
+
+  @Test
+  void commandsWaitingDuringAWriteAreDecidedTogetherInOneJournalEvent() throws Exception {
+    String id = newEventId();
+    ActorRef<EventInventory.Command> inv = created(id, 5000, 1000);
+    testKit.stop(inv);
+
+    // Hold the next incarnation in recovery: everything sent meanwhile waits in its stash and
+    // must come out as one batch, one journal event.
+    CountDownLatch release = new CountDownLatch(1);
+    journal.withPolicy((String pid, JournalOperation op) -> {
+      if (pid.endsWith(id) && !(op instanceof WriteEvents)) {
+        try {
+          release.await(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
+      return ProcessingSuccess$.MODULE$;
+    });
+    ActorRef<EventInventory.Command> again = spawn(id, 1000);
+    TestProbe<EventInventory.Reply> probe = testKit.createTestProbe();
+    int fans = 200;
+    for (int i = 0; i < fans; i++) again.tell(new EventInventory.HoldBest("fan-" + i, 2, null, null, probe.getRef()));
+    release.countDown();
+    for (int i = 0; i < fans; i++) probe.expectMessageClass(EventInventory.Held.class, Duration.ofSeconds(10));
+    journal.resetPolicy();
+
+    List<Object> events = journal.persistedInStorage("EventInventory|" + id);
+    assertEquals(2, events.size(), "expected the creation and one batch, got " + events.size() + " events");
+    EventInventory.BatchDecided batch = assertInstanceOf(EventInventory.BatchDecided.class, events.get(1));
+    assertEquals(fans, batch.decisions().size());
+  }
+
+  @Test
+  void nobodyIsToldHeldWhenTheWriteFails() {
+    String id = newEventId();
+    ActorRef<EventInventory.Command> inv = created(id, 1000, 1000);
+    TestProbe<EventInventory.Reply> probe = testKit.createTestProbe();
+    journal.failNextPersisted();
+    inv.tell(new EventInventory.HoldSeats("fan", List.of("F1-A-1"), probe.getRef()));
+    probe.expectNoMessage(Duration.ofMillis(500));
+    // The entity restarted from the journal: the hold that could not be written does not exist.
+    probe.awaitAssert(Duration.ofSeconds(5), () -> {
+      inv.tell(new EventInventory.GetHolds("fan", probe.getRef()));
+      assertEquals(new EventInventory.Holds(List.of(), 0), probe.expectMessageClass(EventInventory.Holds.class));
+      return null;
+    });
+    inv.tell(new EventInventory.HoldSeats("other", List.of("F1-A-1"), probe.getRef()));
+    probe.expectMessageClass(EventInventory.Held.class);
+  }
+
+  @Test
+  void availabilityIsProducedAtMostOncePerInterval() {
+    ActorRef<EventInventory.Command> inv = created(newEventId(), 1000, 1000);
+    TestProbe<EventInventory.Reply> probe = testKit.createTestProbe();
+    inv.tell(new EventInventory.GetAvailability(probe.getRef()));
+    EventInventory.Availability first = probe.expectMessageClass(EventInventory.Availability.class);
+    inv.tell(new EventInventory.HoldSeats("fan", List.of("F1-A-1"), probe.getRef()));
+    probe.expectMessageClass(EventInventory.Held.class);
+    clock.advance(Duration.ofMillis(999));
+    inv.tell(new EventInventory.GetAvailability(probe.getRef()));
+    assertEquals(first.version(), probe.expectMessageClass(EventInventory.Availability.class).version());
+    clock.advance(Duration.ofMillis(1));
+    inv.tell(new EventInventory.GetAvailability(probe.getRef()));
+    EventInventory.Availability next = probe.expectMessageClass(EventInventory.Availability.class);
+    assertNotEquals(first.version(), next.version());
+    assertEquals(0b01, (next.bits()[0] >> 6) & 0b11, "the held seat shows as held");
+  }
+
+  @Test
+  void anExpiredHoldCannotBeConfirmed() {
+    ActorRef<EventInventory.Command> inv = created(newEventId(), 1000, 1000);
+    TestProbe<EventInventory.Reply> probe = testKit.createTestProbe();
+    inv.tell(new EventInventory.HoldSeats("fan", List.of("F1-A-1"), probe.getRef()));
+    EventInventory.Held held = probe.expectMessageClass(EventInventory.Held.class);
+    clock.advance(Duration.ofMillis(held.holdExpiresAt() - clock.millis()));
+    inv.tell(new EventInventory.Confirm("fan", "o1", List.of("F1-A-1"), probe.getRef()));
+    assertEquals("hold_expired", probe.expectMessageClass(EventInventory.Rejected.class).code());
+    inv.tell(new EventInventory.HoldSeats("late", List.of("F1-A-1"), probe.getRef()));
+    probe.expectMessageClass(EventInventory.Held.class);
+  }
+
+  @Test
+  void everyMessageSurvivesCborSerialization() {
+    var serialization = org.apache.pekko.serialization.SerializationExtension.get(testKit.system());
+    String id = newEventId();
+    EventDefinition d = definition(id, 200);
+    SeatBook book = new SeatBook(io.boxoffice.venue.SeatMap.compile(d.venue()), d.prices(), 8);
+    book.apply(new Decision.Held("a", new int[] {1, 2}, 99));
+    AtomicReference<Object> back = new AtomicReference<>();
+    for (Object message : List.of(
+        new EventInventory.EventCreated(d),
+        new EventInventory.BatchDecided(3, 42, List.of(new Decision.Held("a", new int[] {1, 2}, 99),
+            new Decision.Released("a", new int[] {1}), new Decision.Sold("a", "o", new int[] {2}), new Decision.Scanned(2, 7))),
+        new EventInventory.Snapshot(d, 3, book.toSnapshot()))) {
+      byte[] bytes = serialization.serialize(message).get();
+      var serializer = serialization.findSerializerFor(message);
+      String manifest = org.apache.pekko.serialization.Serializers.manifestFor(serializer, message);
+      back.set(serialization.deserialize(bytes, serializer.identifier(), manifest).get());
+      assertEquals(message.getClass(), back.get().getClass());
+      assertEquals("JacksonCborSerializer", serializer.getClass().getSimpleName());
+    }
+    EventInventory.BatchDecided b = (EventInventory.BatchDecided) serialization.deserialize(
+        serialization.serialize(new EventInventory.BatchDecided(1, 2, List.of(new Decision.Sold("a", "o", new int[] {5})))).get(),
+        EventInventory.BatchDecided.class).get();
+    assertEquals(5, ((Decision.Sold) b.decisions().get(0)).seats()[0]);
+  }
+}

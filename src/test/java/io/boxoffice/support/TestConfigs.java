@@ -1,0 +1,34 @@
+package io.boxoffice.support;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
+import io.boxoffice.inventory.InventorySettings;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Random;
+import org.apache.pekko.persistence.testkit.PersistenceTestKitPlugin;
+import org.apache.pekko.persistence.testkit.PersistenceTestKitSnapshotPlugin;
+
+/** Configuration for tests: the project's own serialization bindings on a local actor system. */
+public final class TestConfigs {
+  private TestConfigs() {}
+
+  /** A local actor system with the persistence testkit's in-memory journal and snapshot store. */
+  public static Config entityConfig() {
+    return PersistenceTestKitPlugin.getInstance().config()
+        .withFallback(PersistenceTestKitSnapshotPlugin.config())
+        .withFallback(ConfigFactory.parseString("""
+            pekko.actor.provider = local
+            pekko.coordinated-shutdown.exit-jvm = off
+            pekko.loglevel = WARNING
+            pekko.persistence.typed.stash-capacity = 20000
+            """))
+        .withFallback(ConfigFactory.parseResources("serialization.conf"))
+        .withFallback(ConfigFactory.load());
+  }
+
+  /** Inventory settings for tests: the given clock, seeded jitter, the default journal. */
+  public static InventorySettings inventory(Clock clock, int snapshotEvery) {
+    return new InventorySettings(clock, () -> new Random(7), 2000, 20000, snapshotEvery, Duration.ofSeconds(1), "", "");
+  }
+}
