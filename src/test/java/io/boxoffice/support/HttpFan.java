@@ -1,0 +1,75 @@
+package io.boxoffice.support;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+
+/** A storefront talking to a node over real HTTP, carrying one fan's {@code bo_id} cookie by hand (it is Secure). */
+public final class HttpFan {
+  public static final ObjectMapper JSON = new ObjectMapper();
+  private static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+  /** A response: status, headers and the body as text (and as JSON when it is). */
+  public record Reply(int status, String body, java.net.http.HttpHeaders headers) {
+    public JsonNode json() {
+      try {
+        return JSON.readTree(body);
+      } catch (Exception e) {
+        throw new AssertionError("not JSON: " + body, e);
+      }
+    }
+
+    public String error() {
+      return json().path("error").asText();
+    }
+  }
+
+  private final String base;
+  private String cookie;
+
+  public HttpFan(int port) {
+    this.base = "http://127.0.0.1:" + port;
+  }
+
+  public String cookie() { return cookie; }
+
+  public HttpFan withCookie(String value) {
+    this.cookie = value;
+    return this;
+  }
+
+  /** Registers and signs in; returns the account id. */
+  public String signUp(String email) {
+    String body = "{\"email\":\"" + email + "\",\"password\":\"correct horse battery\"}";
+    Reply created = send("POST", "/api/accounts", body);
+    if (created.status() != 201) throw new AssertionError("register: " + created);
+    Reply session = send("POST", "/api/session", body);
+    if (session.status() != 200) throw new AssertionError("sign in: " + session);
+    String setCookie = session.headers().firstValue("Set-Cookie").orElseThrow();
+    cookie = setCookie.substring("bo_id=".length(), setCookie.indexOf(';'));
+    return session.json().get("accountId").asText();
+  }
+
+  public Reply send(String method, String path, String body, String... headers) {
+    return sendAsync(method, path, body, headers).join();
+  }
+
+  public CompletableFuture<Reply> sendAsync(String method, String path, String body, String... headers) {
+    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(30))
+        .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+    if (body != null) b.header("Content-Type", "application/json");
+    if (cookie != null) b.header("Cookie", "bo_id=" + cookie);
+    for (int i = 0; i + 1 < headers.length; i += 2) b.header(headers[i], headers[i + 1]);
+    return CLIENT.sendAsync(b.build(), HttpResponse.BodyHandlers.ofString())
+        .thenApply(r -> new Reply(r.statusCode(), r.body(), r.headers()));
+  }
+
+  public Reply admin(String method, String path, String body) {
+    return send(method, path, body, "Authorization", "Bearer " + TestNode.ADMIN_TOKEN);
+  }
+}
