@@ -1,0 +1,44 @@
+package io.boxoffice;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.Test;
+
+/** Rules live apart from plumbing: the deciding classes know nothing of Pekko, and nothing uses Java serialization. */
+class ArchitectureTest {
+  static final JavaClasses MAIN = new ClassFileImporter()
+      .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+      .importPackages("io.boxoffice");
+
+  @Test
+  void theDomainIsFreeOfPekko() {
+    noClasses()
+        .that().haveSimpleNameStartingWith("SeatBook")
+        .or().haveSimpleName("RunIndex").or().haveSimpleNameStartingWith("Decision")
+        .or().haveSimpleNameStartingWith("SeatMap").or().haveSimpleNameStartingWith("VenueLayout")
+        .or().haveSimpleName("StadiumGenerator").or().haveSimpleNameStartingWith("EventDefinition")
+        .or().haveSimpleNameStartingWith("PasswordHasher").or().haveSimpleName("IdentityToken")
+        .or().haveSimpleNameStartingWith("Barcode").or().haveSimpleName("Hmac")
+        .or().haveSimpleNameStartingWith("PaymentGateway").or().haveSimpleNameStartingWith("PaymentSimulator")
+        .should().dependOnClassesThat().resideInAnyPackage("org.apache.pekko..", "scala..")
+        .check(MAIN);
+  }
+
+  @Test
+  void routesDoNotReachIntoEntityInternals() {
+    noClasses().that().haveSimpleNameEndingWith("Routes")
+        .should().dependOnClassesThat().haveSimpleName("SeatBook")
+        .check(MAIN);
+  }
+
+  @Test
+  void messagesAreNeverJavaSerializable() {
+    classes().that().implement(CborSerializable.class)
+        .should().notImplement(java.io.Serializable.class)
+        .check(MAIN);
+  }
+}
