@@ -1,0 +1,136 @@
+package io.boxoffice.cart;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.boxoffice.accounts.IdentityToken;
+import io.boxoffice.edge.Api;
+import io.boxoffice.edge.EventViews;
+import io.boxoffice.edge.Identity;
+import io.boxoffice.edge.ShopAdmission;
+import io.boxoffice.inventory.EventInventory;
+import io.boxoffice.ops.Hmac;
+import io.boxoffice.support.HttpFan;
+import io.boxoffice.support.MutableClock;
+import io.boxoffice.support.TestConfigs;
+import io.boxoffice.tickets.Ticket;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
+import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
+import org.apache.pekko.http.javadsl.Http;
+import org.apache.pekko.http.javadsl.ServerBinding;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The shop's HTTP translation with a probe standing in for the cart: messages out, contract statuses back. */
+class ShopRoutesTest {
+  static final ActorTestKit testKit = ActorTestKit.create(TestConfigs.entityConfig());
+  static final MutableClock clock = new MutableClock(Instant.parse("2026-12-01T10:00:00Z"));
+  static final IdentityToken tokens = new IdentityToken(Hmac.fromBase64OrRandom(""), clock, Duration.ofHours(1));
+  static final TestProbe<Cart.Command> carts = testKit.createTestProbe();
+  static final TestProbe<EventInventory.Command> inventory = testKit.createTestProbe();
+  static ServerBinding binding;
+
+  @BeforeAll
+  static void bind() throws Exception {
+    Api api = new Api(testKit.system(), Duration.ofMillis(500), 65536);
+    EventViews views = new EventViews(id -> inventory.getRef(), testKit.system().scheduler(), api.mapper(), clock,
+        Duration.ofMillis(500), Duration.ofSeconds(1));
+    ShopRoutes routes = new ShopRoutes(api, new Identity(tokens, api), ShopAdmission.everyone(), views,
+        id -> carts.getRef(), testKit.system().scheduler());
+    binding = Http.get(testKit.system()).newServerAt("127.0.0.1", 0).bind(api.seal(routes.routes()))
+        .toCompletableFuture().get(10, TimeUnit.SECONDS);
+  }
+
+  @AfterAll
+  static void shutdown() {
+    testKit.shutdownTestKit();
+  }
+
+  HttpFan fan(String account) {
+    return new HttpFan(binding.localAddress().getPort()).withCookie(tokens.issue(account));
+  }
+
+  @Test
+  void aHoldGoesToTheFansCartAndTakenSeatsComeBackAs409() {
+    CompletableFuture<HttpFan.Reply> reply = fan("acct1").sendAsync("POST", "/api/events/ev1/cart/holds",
+        "{\"seats\":[\"A-1-1\",\"A-1-2\"]}");
+    Cart.Hold hold = carts.expectMessageClass(Cart.Hold.class);
+    assertEquals(List.of("A-1-1", "A-1-2"), hold.seatIds());
+    hold.replyTo().tell(new Cart.Rejected("seats_taken", "some seats are taken", List.of("A-1-2")));
+    HttpFan.Reply r = reply.join();
+    assertEquals(409, r.status());
+    assertEquals("seats_taken", r.error());
+    assertEquals("A-1-2", r.json().get("seats").get(0).asText());
+  }
+
+  @Test
+  void refusalsMapToTheContractsStatuses() {
+    String[][] cases = {
+        {"limit_exceeded", "422", "limit_exceeded"}, {"no_seats", "409", "no_seats"}, {"not_found", "404", "not_found"},
+        {"busy", "503", "overloaded"}, {"unknown_seats", "400", "bad_request"}, {"checkout_in_progress", "409", "checkout_in_progress"}};
+    for (String[] c : cases) {
+      CompletableFuture<HttpFan.Reply> reply = fan("acct2").sendAsync("POST", "/api/events/ev1/cart/holds", "{\"best\":{\"quantity\":2}}");
+      Cart.Hold hold = carts.expectMessageClass(Cart.Hold.class);
+      assertEquals(new Cart.Best(2, null, null), hold.best());
+      hold.replyTo().tell(new Cart.Rejected(c[0], "because", List.of()));
+      HttpFan.Reply r = reply.join();
+      assertEquals(Integer.parseInt(c[1]), r.status(), c[0]);
+      assertEquals(c[2], r.error());
+      if (r.status() == 503) assertTrue(r.headers().firstValue("Retry-After").isPresent());
+    }
+  }
+
+  @Test
+  void aHeldCartAnswersWithPricesAndAnIsoDeadline() {
+    CompletableFuture<HttpFan.Reply> reply = fan("acct3").sendAsync("GET", "/api/events/ev1/cart", null);
+    Cart.GetCart get = carts.expectMessageClass(Cart.GetCart.class);
+    long until = Instant.parse("2026-12-01T10:08:00Z").toEpochMilli();
+    get.replyTo().tell(new Cart.CartView(List.of(new EventInventory.SeatPrice("A-1-1", 5000)), until));
+    HttpFan.Reply r = reply.join();
+    assertEquals(200, r.status());
+    assertEquals("2026-12-01T10:08:00Z", r.json().get("holdExpiresAt").asText());
+    assertEquals(5000, r.json().get("seats").get(0).get("priceCents").asInt());
+  }
+
+  @Test
+  void aCartThatDoesNotAnswerIsA503WithRetryAfterNotAHang() {
+    CompletableFuture<HttpFan.Reply> reply = fan("acct4").sendAsync("GET", "/api/events/ev1/cart", null);
+    carts.expectMessageClass(Cart.GetCart.class);
+    HttpFan.Reply r = reply.join();
+    assertEquals(503, r.status());
+    assertEquals("unavailable", r.error());
+    assertEquals("1", r.headers().firstValue("Retry-After").orElseThrow());
+  }
+
+  @Test
+  void checkoutCarriesTheIdempotencyKeyAndAnswersTheOrder() {
+    CompletableFuture<HttpFan.Reply> reply = fan("acct5").sendAsync("POST", "/api/events/ev1/cart/checkout",
+        "{\"paymentToken\":\"tok_visa\"}", "Idempotency-Key", "abc");
+    Cart.Checkout c = carts.expectMessageClass(Cart.Checkout.class);
+    assertEquals("abc", c.idempotencyKey());
+    assertEquals("tok_visa", c.paymentToken());
+    c.replyTo().tell(new Cart.OrderView("ev1.acct5.1", "ev1", "paid", 5000,
+        List.of(new Ticket("t1", "ev1", "A-1-1", "ev1.acct5.1", "code"))));
+    HttpFan.Reply r = reply.join();
+    assertEquals(200, r.status());
+    assertEquals("ev1.acct5.1", r.json().get("orderId").asText());
+    assertEquals("code", r.json().get("tickets").get(0).get("barcode").asText());
+    assertEquals("t1", r.json().get("tickets").get(0).get("ticketId").asText());
+  }
+
+  @Test
+  void anExpiredSignInIsRefusedWithoutAskingAnyone() {
+    HttpFan stale = fan("acct6");
+    clock.advance(Duration.ofHours(2));
+    HttpFan.Reply r = stale.send("GET", "/api/events/ev1/cart", null);
+    assertEquals(401, r.status());
+    assertEquals("unauthenticated", r.error());
+    carts.expectNoMessage(Duration.ofMillis(100));
+  }
+}
