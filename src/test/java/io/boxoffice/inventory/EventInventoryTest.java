@@ -223,6 +223,26 @@ class EventInventoryTest {
   }
 
   @Test
+  void abandonedSeatsAreOnSaleAgainTheMomentTheirHoldsEndWithoutAnyTimer() {
+    ActorRef<EventInventory.Command> inv = created(newEventId(), 10, 1000);
+    TestProbe<EventInventory.Reply> probe = testKit.createTestProbe();
+    long latest = 0;
+    // 10 seats: floor 1, lower 4, upper 5, so four pairs fit.
+    for (int i = 0; i < 4; i++) {
+      inv.tell(new EventInventory.HoldBest("walker-" + i, 2, null, null, probe.getRef()));
+      latest = Math.max(latest, probe.expectMessageClass(EventInventory.Held.class).holdExpiresAt());
+    }
+    inv.tell(new EventInventory.HoldBest("late", 2, null, null, probe.getRef()));
+    assertEquals("no_seats", probe.expectMessageClass(EventInventory.Rejected.class).code());
+    clock.advance(Duration.ofMillis(latest - clock.millis()));
+    inv.tell(new EventInventory.GetAvailability(probe.getRef()));
+    byte[] bits = probe.expectMessageClass(EventInventory.Availability.class).bits();
+    for (byte b : bits) assertEquals(0, b, "every seat reads available at the deadline");
+    inv.tell(new EventInventory.HoldBest("late", 2, null, null, probe.getRef()));
+    assertEquals(2, probe.expectMessageClass(EventInventory.Held.class).seats().size());
+  }
+
+  @Test
   void everyMessageSurvivesCborSerialization() {
     var serialization = org.apache.pekko.serialization.SerializationExtension.get(testKit.system());
     String id = newEventId();
