@@ -212,6 +212,8 @@ class OnSaleIntegrationTest {
     replies.put("409 event exists", admin.admin("POST", "/admin/events", "{\"eventId\":\"" + eventId + "\",\"venueId\":\"v-"
         + eventId.substring(3) + "\",\"name\":\"n\",\"prices\":{\"floor\":1}}"));
     replies.put("400 short password", new HttpFan(node.httpPort()).send("POST", "/api/accounts", "{\"email\":\"a@b.co\",\"password\":\"short\"}"));
+    replies.put("400 long email", new HttpFan(node.httpPort()).send("POST", "/api/accounts",
+        "{\"email\":\"a@" + "x".repeat(220) + ".co\",\"password\":\"long enough pw\"}"));
     replies.put("400 bad email", new HttpFan(node.httpPort()).send("POST", "/api/accounts", "{\"email\":\"nope\",\"password\":\"long enough pw\"}"));
     replies.put("401 bad login", new HttpFan(node.httpPort()).send("POST", "/api/session", "{\"email\":\"nobody@b.co\",\"password\":\"long enough pw\"}"));
     replies.put("404 order of another", fan().send("GET", "/api/orders/" + eventId + ".someone.1", null));

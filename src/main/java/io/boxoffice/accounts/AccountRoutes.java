@@ -64,7 +64,7 @@ public final class AccountRoutes extends AllDirectives {
   }
 
   private Route signIn(Credentials c) {
-    if (c.email() == null || c.password() == null || c.password().length() > 1024) {
+    if (c.email() == null || c.password() == null || c.email().length() > 200 || c.password().length() > 1024) {
       throw ApiError.badRequest("email and password are required");
     }
     String email = Account.normalizeEmail(c.email());
@@ -88,8 +88,9 @@ public final class AccountRoutes extends AllDirectives {
   }
 
   private static String checkedEmail(String email) {
-    if (email == null || email.length() > 254 || !EMAIL.matcher(email.trim()).matches()) {
-      throw ApiError.badRequest("a valid email is required");
+    // The email is the account entity's key, inside a persistence id of at most 255 characters.
+    if (email == null || email.length() > 200 || !EMAIL.matcher(email.trim()).matches()) {
+      throw ApiError.badRequest("a valid email of at most 200 characters is required");
     }
     return Account.normalizeEmail(email);
   }
