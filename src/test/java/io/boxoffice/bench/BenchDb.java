@@ -76,6 +76,15 @@ final class BenchDb {
     }
   }
 
+  /** The machine's 1-minute load average, or "?" where /proc is missing. */
+  static String loadAverage() {
+    try {
+      return Files.readString(Path.of("/proc/loadavg")).split(" ")[0];
+    } catch (IOException e) {
+      return "?";
+    }
+  }
+
   /** "p50 123 µs, p99 456 µs, ..." of a histogram recorded in microseconds. */
   static String latencies(Histogram h) {
     return String.format("p50 %,d µs  p99 %,d µs  p99.9 %,d µs  max %,d µs  (n=%,d)",

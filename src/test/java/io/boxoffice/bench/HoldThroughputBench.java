@@ -13,6 +13,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -22,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
@@ -47,7 +49,9 @@ import org.apache.pekko.cluster.sharding.typed.javadsl.EntityRef;
  * <p>Rounds alternate SQL and boxoffice so both see the same machine noise; the median round
  * of each is compared. System properties: {@code concurrency} (64), {@code inflight} (extra
  * boxoffice rounds with that many fans when it differs from concurrency), {@code rounds} (3),
- * {@code sql.window} (seconds, 15), {@code baselines}, {@code db.*} (see {@link BenchDb}).
+ * {@code sql.window} (seconds, 15), {@code via} ({@code cart}, or {@code inventory} to skip the cart hop),
+ * {@code baselines}, {@code db.*} (see {@link BenchDb}). Each round line ends with the machine's
+ * 1-minute load average: the machine is shared, compare rounds with similar load.
  */
 public final class HoldThroughputBench {
   private static final int SEATS = 70_000;
@@ -58,14 +62,16 @@ public final class HoldThroughputBench {
   private static final Duration ASK_TIMEOUT = Duration.ofSeconds(10);
   private static final Duration ROUND_LIMIT = Duration.ofMinutes(3);
   private static final long MAX_LATENCY_US = TimeUnit.MINUTES.toMicros(1);
+  private static final boolean VIA_CART = !"inventory".equals(System.getProperty("via", "cart"));
 
   /** One measured round: successful 2-seat holds, how long they took, their latency, the refusals met. */
   record Round(long holds, double seconds, Histogram latency, Map<String, Long> refusals, String note) {
     double rate() { return holds / seconds; }
 
     String line() {
-      return String.format("%,9.0f holds/s  %,6d holds in %5.1f s  %s%s%s", rate(), holds, seconds,
-          BenchDb.latencies(latency), refusals.isEmpty() ? "" : "  refusals " + refusals, note.isEmpty() ? "" : "  " + note);
+      return String.format("%,9.0f holds/s  %,6d holds in %5.1f s  %s%s%s  load %s", rate(), holds, seconds,
+          BenchDb.latencies(latency), refusals.isEmpty() ? "" : "  refusals " + refusals, note.isEmpty() ? "" : "  " + note,
+          BenchDb.loadAverage());
     }
   }
 
@@ -103,6 +109,7 @@ public final class HoldThroughputBench {
       deleteJournal(run);
     }
 
+    Histogram commit = commitLatency(500);
     Round s = median(sql);
     Round b = median(box);
     double ratio = b.rate() / s.rate();
@@ -113,13 +120,36 @@ public final class HoldThroughputBench {
     System.out.printf("rounds             %d, median shown (SQL window %d s or sold out; boxoffice until sold out)%n",
         rounds, window.toSeconds());
     System.out.printf("SQL SKIP LOCKED    %,9.0f holds/s   %s%n", s.rate(), BenchDb.latencies(s.latency()));
-    System.out.printf("boxoffice          %,9.0f holds/s   %s%n", b.rate(), BenchDb.latencies(b.latency()));
+    System.out.printf("boxoffice          %,9.0f holds/s   %s  (via %s)%n", b.rate(), BenchDb.latencies(b.latency()),
+        VIA_CART ? "Cart" : "EventInventory directly");
     if (!wide.isEmpty()) {
       Round w = median(wide);
       System.out.printf("boxoffice %5d fans %,6.0f holds/s   %s  (%.1fx SQL at %d)%n",
           inflight, w.rate(), BenchDb.latencies(w.latency()), w.rate() / s.rate(), concurrency);
     }
     System.out.printf("ratio boxoffice/SQL %.1fx  (target >= 20x: %s)%n", ratio, ratio >= 20 ? "met" : "NOT met");
+    System.out.printf("context            PostgreSQL 1-row commit, measured alone: %s%n", BenchDb.latencies(commit));
+  }
+
+  /** Latency of one small INSERT committed on its own (WAL flush included): the floor under every journal write. */
+  static Histogram commitLatency(int commits) throws SQLException {
+    Histogram h = new Histogram(MAX_LATENCY_US, 3);
+    try (Connection c = BenchDb.connect(); Statement st = c.createStatement()) {
+      st.execute("CREATE TABLE IF NOT EXISTS bench_commit_probe (id BIGINT, payload BYTEA)");
+      try (PreparedStatement insert = c.prepareStatement("INSERT INTO bench_commit_probe VALUES (?, ?)")) {
+        byte[] payload = new byte[3_000]; // about one batch of ~60 holds
+        for (int i = 0; i < commits; i++) {
+          long t0 = System.nanoTime();
+          insert.setLong(1, i);
+          insert.setBytes(2, payload);
+          insert.executeUpdate();
+          h.recordValue((System.nanoTime() - t0) / 1000);
+        }
+      } finally {
+        st.execute("DROP TABLE bench_commit_probe");
+      }
+    }
+    return h;
   }
 
   private static Round median(List<Round> rounds) {
@@ -210,7 +240,7 @@ public final class HoldThroughputBench {
         .toCompletableFuture().get();
     if (!(created instanceof EventInventory.Created)) throw new IllegalStateException("create failed: " + created);
 
-    Shared shared = new Shared(sharding, eventId, new CountDownLatch(fans));
+    Shared shared = new Shared(sharding, eventId, VIA_CART, new CountDownLatch(fans));
     long start = System.nanoTime();
     for (int i = 0; i < fans; i++) new Fan(shared, "f" + i).next();
     boolean soldOut = shared.done.await(ROUND_LIMIT.toSeconds(), TimeUnit.SECONDS);
@@ -222,15 +252,15 @@ public final class HoldThroughputBench {
     EventInventory.Reply stats = inventory
         .<EventInventory.Reply>ask(EventInventory.GetStats::new, Duration.ofSeconds(10)).toCompletableFuture().get();
     String note = (soldOut ? "" : "NOT sold out within " + ROUND_LIMIT.toSeconds() + " s; ")
-        + stats + "; " + journalShape(eventId, shared.holds.sum());
+        + stats + "; " + journalShape(eventId, shared.holds.sum(), seconds);
     return new Round(shared.holds.sum(), seconds, shared.latency, refusals, note);
   }
 
   /** What the fans of one round share. */
-  private record Shared(ClusterSharding sharding, String eventId, CountDownLatch done, LongAdder holds,
+  private record Shared(ClusterSharding sharding, String eventId, boolean viaCart, CountDownLatch done, LongAdder holds,
                         Histogram latency, Map<String, LongAdder> refusals, AtomicBoolean stop) {
-    Shared(ClusterSharding sharding, String eventId, CountDownLatch done) {
-      this(sharding, eventId, done, new LongAdder(), new ConcurrentHistogram(MAX_LATENCY_US, 3),
+    Shared(ClusterSharding sharding, String eventId, boolean viaCart, CountDownLatch done) {
+      this(sharding, eventId, viaCart, done, new LongAdder(), new ConcurrentHistogram(MAX_LATENCY_US, 3),
           new ConcurrentHashMap<>(), new AtomicBoolean());
     }
 
@@ -242,22 +272,28 @@ public final class HoldThroughputBench {
   /**
    * One fan: asks its cart for the best 2 seats, and again as soon as it has the answer, until
    * the event has none left. Each account may hold {@value MAX_SEATS_PER_ACCOUNT} seats, so a
-   * fan refused with limit_exceeded goes on under a new account (a new cart).
+   * fan refused with limit_exceeded goes on under a new account (a new cart). With
+   * {@code via=inventory} it skips the cart and asks the event's inventory itself (to measure
+   * what the cart hop costs).
    */
   private static final class Fan {
+    private static final String HELD = "held";
     private final Shared shared;
     private final String name;
+    private final EntityRef<EventInventory.Command> inventory;
     private int accounts;
+    private String account;
     private EntityRef<Cart.Command> cart;
 
     Fan(Shared shared, String name) {
       this.shared = shared;
       this.name = name;
+      this.inventory = shared.sharding().entityRefFor(EventInventory.ENTITY_TYPE_KEY, shared.eventId());
       nextAccount();
     }
 
     private void nextAccount() {
-      String account = name + "a" + accounts++;
+      account = name + "a" + accounts++;
       cart = shared.sharding().entityRefFor(Cart.ENTITY_TYPE_KEY, Cart.entityId(shared.eventId(), account));
     }
 
@@ -267,30 +303,46 @@ public final class HoldThroughputBench {
         return;
       }
       long t0 = System.nanoTime();
-      cart.<Cart.Reply>ask((ActorRef<Cart.Reply> replyTo) -> new Cart.Hold(null, BEST_TWO, replyTo), ASK_TIMEOUT)
-          .whenComplete((reply, error) -> answered(reply, error, t0));
+      CompletionStage<?> answer = shared.viaCart()
+          ? cart.<Cart.Reply>ask((ActorRef<Cart.Reply> r) -> new Cart.Hold(null, BEST_TWO, r), ASK_TIMEOUT)
+          : inventory.<EventInventory.Reply>ask(
+              (ActorRef<EventInventory.Reply> r) -> new EventInventory.HoldBest(account, 2, null, null, r), ASK_TIMEOUT);
+      answer.whenComplete((reply, error) -> answered(outcome(reply, error), t0));
     }
 
-    private void answered(Cart.Reply reply, Throwable error, long t0) {
-      if (reply instanceof Cart.CartView view && view.seats().size() == 2) {
-        shared.latency().recordValue(Math.min((System.nanoTime() - t0) / 1000, MAX_LATENCY_US));
-        shared.holds().increment();
-        next();
-      } else if (reply instanceof Cart.Rejected r && r.code().equals("no_seats")) {
-        shared.done().countDown();
-      } else if (reply instanceof Cart.Rejected r && r.code().equals("limit_exceeded")) {
-        nextAccount();
-        next();
-      } else {
-        // busy, unavailable, an ask timeout: count it, back off a little, go on.
-        shared.refused(error != null ? "ask_timeout" : reply instanceof Cart.Rejected r ? r.code() : String.valueOf(reply));
-        CompletableFuture.delayedExecutor(10, TimeUnit.MILLISECONDS).execute(this::next);
+    private void answered(String outcome, long t0) {
+      switch (outcome) {
+        case HELD -> {
+          shared.latency().recordValue(Math.min((System.nanoTime() - t0) / 1000, MAX_LATENCY_US));
+          shared.holds().increment();
+          next();
+        }
+        case "no_seats" -> shared.done().countDown();
+        case "limit_exceeded" -> {
+          nextAccount();
+          next();
+        }
+        default -> {
+          // busy, unavailable, an ask timeout: count it, back off a little, go on.
+          shared.refused(outcome);
+          CompletableFuture.delayedExecutor(10, TimeUnit.MILLISECONDS).execute(this::next);
+        }
       }
+    }
+
+    /** "held" for 2 seats held, else the refusal's code. */
+    private static String outcome(Object reply, Throwable error) {
+      if (error != null) return "ask_timeout";
+      if (reply instanceof Cart.CartView v) return v.seats().size() == 2 ? HELD : "held_" + v.seats().size();
+      if (reply instanceof EventInventory.Held h) return h.seats().size() == 2 ? HELD : "held_" + h.seats().size();
+      if (reply instanceof Cart.Rejected r) return r.code();
+      if (reply instanceof EventInventory.Rejected r) return r.code();
+      return String.valueOf(reply);
     }
   }
 
   /** How the inventory's journal looks after a round: one row per group commit. */
-  private static String journalShape(String eventId, long holds) {
+  private static String journalShape(String eventId, long holds, double seconds) {
     String q = "SELECT count(*), coalesce(avg(length(event_payload)), 0), coalesce(max(length(event_payload)), 0)"
         + " FROM event_journal WHERE persistence_id = ?";
     try (Connection c = BenchDb.connect(); PreparedStatement st = c.prepareStatement(q)) {
@@ -298,8 +350,9 @@ public final class HoldThroughputBench {
       try (ResultSet rs = st.executeQuery()) {
         rs.next();
         long batches = rs.getLong(1) - 1; // the first row is EventCreated
-        return String.format("journal: %,d batches, %.1f holds/batch, avg %,.0f B, max %,d B",
-            batches, batches > 0 ? (double) holds / batches : 0, rs.getDouble(2), rs.getLong(3));
+        return String.format("journal: %,d batches, %.1f holds/batch, %.1f ms/batch, avg %,.0f B, max %,d B",
+            batches, batches > 0 ? (double) holds / batches : 0, batches > 0 ? seconds * 1000 / batches : 0,
+            rs.getDouble(2), rs.getLong(3));
       }
     } catch (SQLException e) {
       return "journal: " + e.getMessage();
