@@ -51,6 +51,7 @@ import org.apache.pekko.cluster.sharding.typed.javadsl.EntityRef;
  * <p>Rounds alternate SQL and boxoffice so both see the same machine noise; the median round
  * of each is compared. System properties: {@code concurrency} (64), {@code inflight} (extra
  * boxoffice rounds with that many fans when it differs from concurrency), {@code rounds} (3),
+ * {@code warmup} (uncounted boxoffice rounds first, 1),
  * {@code sql.window} (seconds, 15), {@code via} ({@code cart}, or {@code inventory} to skip the cart hop),
  * {@code baselines}, {@code db.*} (see {@link BenchDb}). Each round line ends with the machine's
  * 1-minute load average: the machine is shared, compare rounds with similar load.
@@ -83,6 +84,7 @@ public final class HoldThroughputBench {
     int concurrency = Integer.getInteger("concurrency", 64);
     int inflight = Integer.getInteger("inflight", concurrency);
     int rounds = Integer.getInteger("rounds", 3);
+    int warmups = Integer.getInteger("warmup", 1);
     Duration window = Duration.ofSeconds(Long.getLong("sql.window", 15));
     String setup = BenchDb.baseline("skiplocked_setup.sql");
     String hold = BenchDb.single(BenchDb.baseline("skiplocked_hold.sql"));
@@ -95,6 +97,10 @@ public final class HoldThroughputBench {
     Node node = Node.start(nodeConfig(run), new Node.Options(Clock.systemUTC(), null));
     try {
       ActorSystem<Void> system = node.system();
+      // Uncounted rounds on events of their own: JIT compilation, shard allocation, pools.
+      for (int r = 1; r <= warmups; r++) {
+        System.out.println("warm-up " + r + "  boxoffice " + boxofficeRound(system, run + "-warm" + r, concurrency).line());
+      }
       for (int r = 1; r <= rounds; r++) {
         sql.add(sqlRound(setup, hold, concurrency, window));
         System.out.println("round " + r + " SQL       " + sql.get(r - 1).line());
@@ -119,8 +125,8 @@ public final class HoldThroughputBench {
     System.out.println("==== HoldThroughputBench: durable best-available 2-seat holds, one event of 70,000 seats, PostgreSQL ====");
     System.out.printf("concurrency        %d (SQL: %d autocommit JDBC connections; boxoffice: %d fans, one ask in flight each)%n",
         concurrency, concurrency, concurrency);
-    System.out.printf("rounds             %d, median shown (SQL window %d s or sold out; boxoffice until sold out)%n",
-        rounds, window.toSeconds());
+    System.out.printf("rounds             %d after %d boxoffice warm-up, median shown (SQL window %d s or sold out; boxoffice until sold out)%n",
+        rounds, warmups, window.toSeconds());
     System.out.printf("SQL SKIP LOCKED    %,9.0f holds/s   %s%n", s.rate(), BenchDb.latencies(s.latency()));
     System.out.printf("boxoffice          %,9.0f holds/s   %s  (via %s)%n", b.rate(), BenchDb.latencies(b.latency()),
         VIA_CART ? "Cart" : "EventInventory directly");
