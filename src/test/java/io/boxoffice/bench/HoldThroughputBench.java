@@ -48,6 +48,9 @@ import org.apache.pekko.cluster.sharding.typed.javadsl.EntityRef;
  * {@link EventInventory}; the answer comes only after the batch is in the journal) against
  * the seed's SKIP LOCKED statement on the same database at the same concurrency.
  *
+ * <p>The SQL's rate falls as seats fill (its plan walks the primary key past every held row), so
+ * it depends on the window: the ratio is only comparable between runs with the same window.
+ *
  * <p>Rounds alternate SQL and boxoffice so both see the same machine noise; the median round
  * of each is compared. System properties: {@code concurrency} (64), {@code inflight} (extra
  * boxoffice rounds with that many fans when it differs from concurrency), {@code rounds} (3),
