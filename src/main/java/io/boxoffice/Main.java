@@ -5,9 +5,17 @@ import java.time.Clock;
 
 /** {@code java -jar boxoffice.jar}: one node, every role, embedded database unless configured otherwise. */
 public final class Main {
+  static final String COMMON_POOL_PARALLELISM = "java.util.concurrent.ForkJoinPool.common.parallelism";
+
   private Main() {}
 
   public static void main(String[] args) throws Exception {
+    // On a 2-CPU node the JDK's common pool gets one thread, and CompletableFuture then starts
+    // a new thread for every async callback, which Pekko's Java ask and our routes chain on
+    // every request. Give the pool real threads before anything touches it.
+    if (System.getProperty(COMMON_POOL_PARALLELISM) == null) {
+      System.setProperty(COMMON_POOL_PARALLELISM, Integer.toString(Math.max(4, Runtime.getRuntime().availableProcessors())));
+    }
     Node.start(ConfigFactory.load(), new Node.Options(Clock.systemUTC(), null));
   }
 }

@@ -129,7 +129,7 @@ public final class Node {
     AccountRoutes accounts = new AccountRoutes(system, api, identityTokens,
         new PasswordHasher(bo.getInt("accounts.pbkdf2-iterations")), blocking);
     AdminRoutes admin = new AdminRoutes(system, api, token(bo, "admin-token", "Admin"), bo.getBytes("http.max-admin-body-bytes"));
-    ShopRoutes shop = new ShopRoutes(api, identity, ShopAdmission.everyone(), views, carts, system.scheduler());
+    ShopRoutes shop = new ShopRoutes(api, identity, ShopAdmission.everyone(), views, inventories, carts, system.scheduler());
     TicketRoutes tickets = new TicketRoutes(api, identity, barcodes, token(bo, "gate-token", "Gate"), carts, wallets,
         inventories, system.scheduler());
     AllDirectives d = new AllDirectives() {};

@@ -31,8 +31,9 @@ import org.apache.pekko.persistence.typed.javadsl.RetentionCriteria;
 import org.apache.pekko.persistence.typed.javadsl.SignalHandler;
 
 /**
- * One fan's cart at one event. Holds go through it to the event's inventory (which alone
- * decides them). Checkout is a persisted saga: authorize the payment, confirm the sale at the
+ * One fan's checkouts at one event. Holds do not pass through here: the edge sends them
+ * straight to the event's inventory, which alone decides them and knows each account's holds,
+ * so a fan's first hold costs no cart start-up. Checkout is a persisted saga: authorize the payment, confirm the sale at the
  * inventory, capture; a refused sale voids the authorization. Every payment call carries an
  * idempotency key derived from the order id, so after a crash the cart resumes the step it had
  * reached and finishes or voids what it started. A retried checkout with the same
@@ -51,25 +52,11 @@ public final class Cart extends EventSourcedBehaviorWithEnforcedReplies<Cart.Com
 
   public sealed interface Command extends CborSerializable {}
 
-  /** How to pick seats for a best-available hold. */
-  public record Best(int quantity, Integer maxPriceCents, String zone) implements CborSerializable {}
-
-  /** Holds the named seats, or the best ones when {@code seatIds} is null; replies {@link CartView} or {@link Rejected}. */
-  public record Hold(List<String> seatIds, Best best, ActorRef<Reply> replyTo) implements Command {}
-
-  /** Gives one held seat back; replies {@link CartView} (what is left) or {@link Rejected}. */
-  public record Release(String seatId, ActorRef<Reply> replyTo) implements Command {}
-
-  /** Replies {@link CartView}: the live holds. */
-  public record GetCart(ActorRef<Reply> replyTo) implements Command {}
-
   /** Buys everything held; replies {@link OrderView} or {@link Rejected} ({@code hold_expired}, {@code payment_declined}, ...). */
   public record Checkout(String idempotencyKey, String paymentToken, ActorRef<Reply> replyTo) implements Command {}
 
   /** Replies {@link OrderView} or {@link Rejected} {@code not_found}. */
   public record GetOrder(String orderId, ActorRef<Reply> replyTo) implements Command {}
-
-  record InventoryAnswered(EventInventory.Reply reply, ActorRef<Reply> replyTo) implements Command {}
 
   record HoldsForCheckout(String key, String paymentToken, EventInventory.Reply holds, ActorRef<Reply> replyTo)
       implements Command {}
@@ -87,8 +74,6 @@ public final class Cart extends EventSourcedBehaviorWithEnforcedReplies<Cart.Com
   record Resume() implements Command {}
 
   public sealed interface Reply extends CborSerializable {}
-
-  public record CartView(List<SeatPrice> seats, long holdExpiresAt) implements Reply {}
 
   public record OrderView(String orderId, String eventId, String status, long amountCents, List<Ticket> tickets)
       implements Reply {}
@@ -238,16 +223,6 @@ public final class Cart extends EventSourcedBehaviorWithEnforcedReplies<Cart.Com
   }
 
   private ReplyEffect<Event, State> onCommand(State state, Command command) {
-    if (command instanceof Hold h) return onHold(state, h);
-    if (command instanceof Release r) {
-      askInventory(r.replyTo(), ref -> new EventInventory.Release(accountId, List.of(r.seatId()), ref));
-      return Effect().noReply();
-    }
-    if (command instanceof GetCart g) {
-      askInventory(g.replyTo(), ref -> new EventInventory.GetHolds(accountId, ref));
-      return Effect().noReply();
-    }
-    if (command instanceof InventoryAnswered a) return Effect().reply(a.replyTo(), toCartReply(a.reply()));
     if (command instanceof GetOrder g) {
       Order o = state.byId(g.orderId());
       return Effect().reply(g.replyTo(), o == null ? new Rejected("not_found", "no such order", List.of()) : outcome(o));
@@ -270,35 +245,11 @@ public final class Cart extends EventSourcedBehaviorWithEnforcedReplies<Cart.Com
     return Effect().unhandled().thenNoReply();
   }
 
-  // ---- holds -----------------------------------------------------------------------------
-
-  private ReplyEffect<Event, State> onHold(State state, Hold h) {
-    if (state.running() != null) {
-      return Effect().reply(h.replyTo(), new Rejected("checkout_in_progress", "a checkout of this cart is under way", List.of()));
-    }
-    if (h.seatIds() != null) {
-      askInventory(h.replyTo(), ref -> new EventInventory.HoldSeats(accountId, h.seatIds(), ref));
-    } else {
-      Best b = h.best();
-      askInventory(h.replyTo(), ref -> new EventInventory.HoldBest(accountId, b.quantity(), b.maxPriceCents(), b.zone(), ref));
-    }
-    return Effect().noReply();
-  }
-
-  private void askInventory(ActorRef<Reply> replyTo,
-                            org.apache.pekko.japi.function.Function<ActorRef<EventInventory.Reply>, EventInventory.Command> message) {
-    context.ask(EventInventory.Reply.class, settings.inventories().apply(eventId), settings.askTimeout(), message::apply,
-        (reply, error) -> new InventoryAnswered(reply != null ? reply : unavailable(), replyTo));
-  }
-
   private static EventInventory.Rejected unavailable() {
     return new EventInventory.Rejected("unavailable", "the event did not answer in time", List.of());
   }
 
-  private static Reply toCartReply(EventInventory.Reply reply) {
-    if (reply instanceof EventInventory.Held h) return new CartView(h.seats(), h.holdExpiresAt());
-    if (reply instanceof EventInventory.Holds h) return new CartView(h.seats(), h.holdExpiresAt());
-    if (reply instanceof EventInventory.Released r) return new CartView(List.of(), 0);
+  private static Reply refusal(EventInventory.Reply reply) {
     if (reply instanceof EventInventory.Rejected r) return new Rejected(r.code(), r.message(), r.seatIds());
     return new Rejected("unavailable", "unexpected answer from the event", List.of());
   }
@@ -327,7 +278,7 @@ public final class Cart extends EventSourcedBehaviorWithEnforcedReplies<Cart.Com
       // Two checkouts raced through the look-up of holds: the first one won.
       return onCheckout(state, new Checkout(h.key(), h.paymentToken(), h.replyTo()));
     }
-    if (!(h.holds() instanceof EventInventory.Holds holds)) return Effect().reply(h.replyTo(), toCartReply(h.holds()));
+    if (!(h.holds() instanceof EventInventory.Holds holds)) return Effect().reply(h.replyTo(), refusal(h.holds()));
     if (holds.seats().isEmpty()) {
       return Effect().reply(h.replyTo(), new Rejected("hold_expired", "nothing is held in this cart; holds end at their deadline", List.of()));
     }

@@ -9,6 +9,7 @@ import io.boxoffice.edge.Identity;
 import io.boxoffice.edge.Refusals;
 import io.boxoffice.edge.ShopAdmission;
 import io.boxoffice.inventory.EventDefinition;
+import io.boxoffice.inventory.EventInventory;
 import io.boxoffice.inventory.EventInventory.SeatPrice;
 import io.boxoffice.venue.VenueLayout;
 import java.time.Instant;
@@ -31,7 +32,11 @@ import org.apache.pekko.http.javadsl.model.headers.RawHeader;
 import org.apache.pekko.http.javadsl.server.AllDirectives;
 import org.apache.pekko.http.javadsl.server.Route;
 
-/** The admitted fan's shop under {@code /api/events/{eventId}}: seat map, availability, holds, cart, checkout. */
+/**
+ * The admitted fan's shop under {@code /api/events/{eventId}}: seat map and availability from
+ * this node's memory; holds, releases and the cart straight from the event's inventory (the
+ * one writer of its seats); checkout through the fan's {@link Cart}.
+ */
 public final class ShopRoutes extends AllDirectives {
 
   /** {@code {"seats":[...]}} or {@code {"best":{...}}}. */
@@ -45,15 +50,18 @@ public final class ShopRoutes extends AllDirectives {
   private final Identity identity;
   private final ShopAdmission admission;
   private final EventViews views;
+  private final Function<String, RecipientRef<EventInventory.Command>> inventories;
   private final Function<String, RecipientRef<Cart.Command>> carts;
   private final Scheduler scheduler;
 
   public ShopRoutes(Api api, Identity identity, ShopAdmission admission, EventViews views,
+                    Function<String, RecipientRef<EventInventory.Command>> inventories,
                     Function<String, RecipientRef<Cart.Command>> carts, Scheduler scheduler) {
     this.api = api;
     this.identity = identity;
     this.admission = admission;
     this.views = views;
+    this.inventories = inventories;
     this.carts = carts;
     this.scheduler = scheduler;
   }
@@ -64,7 +72,7 @@ public final class ShopRoutes extends AllDirectives {
       return identity.account(account -> admission.admitted(eventId, account, () -> concat(
           path("seatmap", () -> get(() -> seatMap(eventId))),
           path("availability", () -> get(() -> availability(eventId))),
-          path("cart", () -> get(() -> ask(eventId, account, Cart.GetCart::new, this::cartView))),
+          path("cart", () -> get(() -> askInventory(eventId, r -> new EventInventory.GetHolds(account, r), this::holdsView))),
           path(segment("cart").slash("holds"), () -> post(() -> api.body(HoldRequest.class, r -> hold(eventId, account, r)))),
           path(segment("cart").slash("holds").slash(segment()), seatId -> delete(() -> release(eventId, account, seatId))),
           path(segment("cart").slash("checkout"), () -> post(() -> checkout(eventId, account))))));
@@ -103,7 +111,7 @@ public final class ShopRoutes extends AllDirectives {
         throw ApiError.badRequest("seat ids must be non-empty strings");
       }
       if (new HashSet<>(r.seats()).size() != r.seats().size()) throw ApiError.badRequest("a seat is named twice");
-      return ask(eventId, account, ref -> new Cart.Hold(List.copyOf(r.seats()), null, ref), this::cartView);
+      return askInventory(eventId, ref -> new EventInventory.HoldSeats(account, List.copyOf(r.seats()), ref), this::holdsView);
     }
     BestRequest b = r.best();
     if (b.quantity() == null || b.quantity() < 1 || b.quantity() > EventDefinition.MAX_SEATS_PER_ACCOUNT) {
@@ -111,13 +119,14 @@ public final class ShopRoutes extends AllDirectives {
     }
     if (b.maxPriceCents() != null && b.maxPriceCents() < 0) throw ApiError.badRequest("best.maxPriceCents must not be negative");
     if (b.zone() != null && (b.zone().isEmpty() || b.zone().length() > 32)) throw ApiError.badRequest("best.zone must be 1-32 characters");
-    Cart.Best best = new Cart.Best(b.quantity(), b.maxPriceCents(), b.zone());
-    return ask(eventId, account, ref -> new Cart.Hold(null, best, ref), this::cartView);
+    return askInventory(eventId, ref -> new EventInventory.HoldBest(account, b.quantity(), b.maxPriceCents(), b.zone(), ref),
+        this::holdsView);
   }
 
   private Route release(String eventId, String account, String seatId) {
     if (seatId.length() > 100) throw ApiError.badRequest("no such seat");
-    return ask(eventId, account, ref -> new Cart.Release(seatId, ref), v -> HttpResponse.create().withStatus(204));
+    return askInventory(eventId, ref -> new EventInventory.Release(account, List.of(seatId), ref),
+        v -> HttpResponse.create().withStatus(204));
   }
 
   private Route checkout(String eventId, String account) {
@@ -129,13 +138,25 @@ public final class ShopRoutes extends AllDirectives {
         if (r.paymentToken() == null || r.paymentToken().isBlank() || r.paymentToken().length() > 200) {
           throw ApiError.badRequest("paymentToken is required");
         }
-        return ask(eventId, account, ref -> new Cart.Checkout(key.get(), r.paymentToken(), ref), this::orderView);
+        return askCart(eventId, account, ref -> new Cart.Checkout(key.get(), r.paymentToken(), ref), this::orderView);
       });
     });
   }
 
-  private Route ask(String eventId, String account, Function<org.apache.pekko.actor.typed.ActorRef<Cart.Reply>, Cart.Command> message,
-                    Function<Cart.Reply, HttpResponse> onReply) {
+  private Route askInventory(String eventId,
+                             Function<org.apache.pekko.actor.typed.ActorRef<EventInventory.Reply>, EventInventory.Command> message,
+                             Function<EventInventory.Reply, HttpResponse> onReply) {
+    CompletionStage<HttpResponse> response = AskPattern
+        .<EventInventory.Command, EventInventory.Reply>ask(inventories.apply(eventId), message::apply, api.askTimeout(), scheduler)
+        .thenApply(reply -> {
+          if (reply instanceof EventInventory.Rejected r) return api.error(Refusals.toApiError(r.code(), r.message(), r.seatIds()));
+          return onReply.apply(reply);
+        });
+    return api.respond(response);
+  }
+
+  private Route askCart(String eventId, String account, Function<org.apache.pekko.actor.typed.ActorRef<Cart.Reply>, Cart.Command> message,
+                        Function<Cart.Reply, HttpResponse> onReply) {
     CompletionStage<HttpResponse> response = AskPattern
         .<Cart.Command, Cart.Reply>ask(carts.apply(Cart.entityId(eventId, account)), message::apply, api.askTimeout(), scheduler)
         .thenApply(reply -> {
@@ -145,11 +166,21 @@ public final class ShopRoutes extends AllDirectives {
     return api.respond(response);
   }
 
-  private HttpResponse cartView(Cart.Reply reply) {
-    Cart.CartView v = (Cart.CartView) reply;
+  /** {@code {"seats":[{"seatId","priceCents"}],"holdExpiresAt"}} for a new hold or the whole cart. */
+  private HttpResponse holdsView(EventInventory.Reply reply) {
+    List<SeatPrice> seats;
+    long until;
+    if (reply instanceof EventInventory.Held h) {
+      seats = h.seats();
+      until = h.holdExpiresAt();
+    } else {
+      EventInventory.Holds h = (EventInventory.Holds) reply;
+      seats = h.seats();
+      until = h.holdExpiresAt();
+    }
     Map<String, Object> body = new LinkedHashMap<>();
-    body.put("seats", v.seats().stream().map(ShopRoutes::seatJson).toList());
-    body.put("holdExpiresAt", v.holdExpiresAt() == 0 ? null : Instant.ofEpochMilli(v.holdExpiresAt()).toString());
+    body.put("seats", seats.stream().map(ShopRoutes::seatJson).toList());
+    body.put("holdExpiresAt", until == 0 ? null : Instant.ofEpochMilli(until).toString());
     return api.json(200, body);
   }
 

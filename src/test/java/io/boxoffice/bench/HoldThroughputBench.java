@@ -3,7 +3,6 @@ package io.boxoffice.bench;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import io.boxoffice.Node;
-import io.boxoffice.cart.Cart;
 import io.boxoffice.inventory.EventDefinition;
 import io.boxoffice.inventory.EventInventory;
 import io.boxoffice.ops.NodeConfig;
@@ -44,8 +43,8 @@ import org.apache.pekko.cluster.sharding.typed.javadsl.EntityRef;
 
 /**
  * Durable 2-seat best-available holds per second on one hot event of 70,000 seats: a whole
- * boxoffice node on PostgreSQL (fans ask their {@link Cart}, which asks the event's
- * {@link EventInventory}; the answer comes only after the batch is in the journal) against
+ * boxoffice node on PostgreSQL (fans ask the event's {@link EventInventory}, as the shop's
+ * hold route does; the answer comes only after the batch is in the journal) against
  * the seed's SKIP LOCKED statement on the same database at the same concurrency.
  *
  * <p>The SQL's rate falls as seats fill (its plan walks the primary key past every held row), so
@@ -55,7 +54,7 @@ import org.apache.pekko.cluster.sharding.typed.javadsl.EntityRef;
  * of each is compared. System properties: {@code concurrency} (64), {@code inflight} (extra
  * boxoffice rounds with that many fans when it differs from concurrency), {@code rounds} (3),
  * {@code warmup} (uncounted boxoffice rounds first, 1),
- * {@code sql.window} (seconds, 15), {@code via} ({@code cart}, or {@code inventory} to skip the cart hop),
+ * {@code sql.window} (seconds, 15),
  * {@code baselines}, {@code db.*} (see {@link BenchDb}). Each round line ends with the machine's
  * 1-minute load average: the machine is shared, compare rounds with similar load.
  */
@@ -64,11 +63,9 @@ public final class HoldThroughputBench {
   private static final VenueLayout STADIUM = StadiumGenerator.generate("bench-stadium", "Bench Stadium", SEATS);
   private static final Map<String, Integer> PRICES = Map.of("floor", 20_000, "lower", 12_000, "upper", 6_000);
   private static final int MAX_SEATS_PER_ACCOUNT = 50;
-  private static final Cart.Best BEST_TWO = new Cart.Best(2, null, null);
   private static final Duration ASK_TIMEOUT = Duration.ofSeconds(10);
   private static final Duration ROUND_LIMIT = Duration.ofMinutes(3);
   private static final long MAX_LATENCY_US = TimeUnit.MINUTES.toMicros(1);
-  private static final boolean VIA_CART = !"inventory".equals(System.getProperty("via", "cart"));
 
   /** One measured round: successful 2-seat holds, how long they took, their latency, the refusals met. */
   record Round(long holds, double seconds, Histogram latency, Map<String, Long> refusals, String note) {
@@ -131,8 +128,7 @@ public final class HoldThroughputBench {
     System.out.printf("rounds             %d after %d boxoffice warm-up, median shown (SQL window %d s or sold out; boxoffice until sold out)%n",
         rounds, warmups, window.toSeconds());
     System.out.printf("SQL SKIP LOCKED    %,9.0f holds/s   %s%n", s.rate(), BenchDb.latencies(s.latency()));
-    System.out.printf("boxoffice          %,9.0f holds/s   %s  (via %s)%n", b.rate(), BenchDb.latencies(b.latency()),
-        VIA_CART ? "Cart" : "EventInventory directly");
+    System.out.printf("boxoffice          %,9.0f holds/s   %s%n", b.rate(), BenchDb.latencies(b.latency()));
     if (!wide.isEmpty()) {
       Round w = median(wide);
       System.out.printf("boxoffice %5d fans %,6.0f holds/s   %s  (%.1fx SQL at %d)%n",
@@ -258,7 +254,7 @@ public final class HoldThroughputBench {
         .toCompletableFuture().get();
     if (!(created instanceof EventInventory.Created)) throw new IllegalStateException("create failed: " + created);
 
-    Shared shared = new Shared(system, eventId, VIA_CART, new CountDownLatch(fans));
+    Shared shared = new Shared(system, eventId, new CountDownLatch(fans));
     long start = System.nanoTime();
     for (int i = 0; i < fans; i++) new Fan(shared, "f" + i).next();
     boolean soldOut = shared.done.await(ROUND_LIMIT.toSeconds(), TimeUnit.SECONDS);
@@ -278,11 +274,11 @@ public final class HoldThroughputBench {
   }
 
   /** What the fans of one round share. */
-  private record Shared(ClusterSharding sharding, Executor callbacks, String eventId, boolean viaCart,
+  private record Shared(ClusterSharding sharding, Executor callbacks, String eventId,
                         CountDownLatch done, LongAdder holds, Histogram latency, Histogram firstOfAccount,
                         Map<String, LongAdder> refusals, AtomicBoolean stop) {
-    Shared(ActorSystem<?> system, String eventId, boolean viaCart, CountDownLatch done) {
-      this(ClusterSharding.get(system), system.executionContext(), eventId, viaCart, done, new LongAdder(),
+    Shared(ActorSystem<?> system, String eventId, CountDownLatch done) {
+      this(ClusterSharding.get(system), system.executionContext(), eventId, done, new LongAdder(),
           new ConcurrentHistogram(MAX_LATENCY_US, 3), new ConcurrentHistogram(MAX_LATENCY_US, 3),
           new ConcurrentHashMap<>(), new AtomicBoolean());
     }
@@ -293,11 +289,9 @@ public final class HoldThroughputBench {
   }
 
   /**
-   * One fan: asks its cart for the best 2 seats, and again as soon as it has the answer, until
+   * One fan: asks the event for the best 2 seats, and again as soon as it has the answer, until
    * the event has none left. Each account may hold {@value MAX_SEATS_PER_ACCOUNT} seats, so a
-   * fan refused with limit_exceeded goes on under a new account (a new cart). With
-   * {@code via=inventory} it skips the cart and asks the event's inventory itself (to measure
-   * what the cart hop costs).
+   * fan refused with limit_exceeded goes on under a new account.
    */
   private static final class Fan {
     private static final String HELD = "held";
@@ -307,7 +301,6 @@ public final class HoldThroughputBench {
     private int accounts;
     private String account;
     private boolean firstOfAccount;
-    private EntityRef<Cart.Command> cart;
 
     Fan(Shared shared, String name) {
       this.shared = shared;
@@ -319,7 +312,6 @@ public final class HoldThroughputBench {
     private void nextAccount() {
       firstOfAccount = true;
       account = name + "a" + accounts++;
-      cart = shared.sharding().entityRefFor(Cart.ENTITY_TYPE_KEY, Cart.entityId(shared.eventId(), account));
     }
 
     void next() {
@@ -328,10 +320,8 @@ public final class HoldThroughputBench {
         return;
       }
       long t0 = System.nanoTime();
-      CompletionStage<?> answer = shared.viaCart()
-          ? cart.<Cart.Reply>ask((ActorRef<Cart.Reply> r) -> new Cart.Hold(null, BEST_TWO, r), ASK_TIMEOUT)
-          : inventory.<EventInventory.Reply>ask(
-              (ActorRef<EventInventory.Reply> r) -> new EventInventory.HoldBest(account, 2, null, null, r), ASK_TIMEOUT);
+      CompletionStage<?> answer = inventory.<EventInventory.Reply>ask(
+          (ActorRef<EventInventory.Reply> r) -> new EventInventory.HoldBest(account, 2, null, null, r), ASK_TIMEOUT);
       // With an explicit executor: the stage of an ask is a Scala future's CompletableFuture, which
       // runs plain whenComplete callbacks async on the common pool, and with fewer than 3 cores
       // that "pool" is a new thread per callback, which would make the load generator the bottleneck.
@@ -364,9 +354,7 @@ public final class HoldThroughputBench {
     /** "held" for 2 seats held, else the refusal's code. */
     private static String outcome(Object reply, Throwable error) {
       if (error != null) return "ask_timeout";
-      if (reply instanceof Cart.CartView v) return v.seats().size() == 2 ? HELD : "held_" + v.seats().size();
       if (reply instanceof EventInventory.Held h) return h.seats().size() == 2 ? HELD : "held_" + h.seats().size();
-      if (reply instanceof Cart.Rejected r) return r.code();
       if (reply instanceof EventInventory.Rejected r) return r.code();
       return String.valueOf(reply);
     }
@@ -394,10 +382,8 @@ public final class HoldThroughputBench {
   private static void deleteJournal(String run) {
     try (Connection c = BenchDb.connect()) {
       for (String table : List.of("event_journal", "snapshot")) {
-        try (PreparedStatement st = c.prepareStatement(
-            "DELETE FROM " + table + " WHERE persistence_id LIKE ? OR persistence_id LIKE ?")) {
+        try (PreparedStatement st = c.prepareStatement("DELETE FROM " + table + " WHERE persistence_id LIKE ?")) {
           st.setString(1, EventInventory.ENTITY_TYPE_KEY.name() + "|" + run + "%");
-          st.setString(2, Cart.ENTITY_TYPE_KEY.name() + "|" + run + "%");
           st.executeUpdate();
         }
       }

@@ -65,10 +65,17 @@ class CartTest {
     return testKit.spawn(Cart.create(Cart.entityId(eventId, account), settings(payments)));
   }
 
-  Cart.CartView hold(ActorRef<Cart.Command> cart, String... seats) {
-    TestProbe<Cart.Reply> probe = testKit.createTestProbe();
-    cart.tell(new Cart.Hold(List.of(seats), null, probe.getRef()));
-    return probe.expectMessageClass(Cart.CartView.class);
+  /** Holds go to the inventory directly, as the shop routes send them. */
+  EventInventory.Held hold(String account, String... seats) {
+    TestProbe<EventInventory.Reply> probe = testKit.createTestProbe();
+    inventories.get(eventId).tell(new EventInventory.HoldSeats(account, List.of(seats), probe.getRef()));
+    return probe.expectMessageClass(EventInventory.Held.class);
+  }
+
+  int heldBy(String account) {
+    TestProbe<EventInventory.Reply> probe = testKit.createTestProbe();
+    inventories.get(eventId).tell(new EventInventory.GetHolds(account, probe.getRef()));
+    return probe.expectMessageClass(EventInventory.Holds.class).seats().size();
   }
 
   Cart.Reply checkout(ActorRef<Cart.Command> cart, String key, String token) {
@@ -85,7 +92,7 @@ class CartTest {
   void aPaidCheckoutSellsTheHeldSeatsCapturesAndFilesTickets() {
     PaymentSimulator payments = payments();
     ActorRef<Cart.Command> cart = cart("fan", payments);
-    hold(cart, "F1-A-1", "F1-A-2");
+    hold("fan", "F1-A-1", "F1-A-2");
     Cart.OrderView order = assertInstanceOf(Cart.OrderView.class, checkout(cart, "k1", "tok_visa"));
     assertEquals(20_000, order.amountCents());
     assertEquals(List.of("F1-A-1", "F1-A-2"), order.tickets().stream().map(Ticket::seatId).toList());
@@ -113,7 +120,7 @@ class CartTest {
   void anExpiredHoldIsNotSoldAndTheAuthorizationIsVoided() {
     PaymentSimulator payments = payments();
     ActorRef<Cart.Command> cart = cart("late", payments);
-    hold(cart, "F1-A-3");
+    hold("late", "F1-A-3");
     // Authorization takes 600 ms (tok_slow); the hold runs out meanwhile.
     TestProbe<Cart.Reply> probe = testKit.createTestProbe();
     cart.tell(new Cart.Checkout("k", "tok_slow", probe.getRef()));
@@ -130,11 +137,9 @@ class CartTest {
   void aDeclinedCardLeavesTheSeatsHeld() {
     PaymentSimulator payments = payments();
     ActorRef<Cart.Command> cart = cart("declined", payments);
-    hold(cart, "F1-B-1");
+    hold("declined", "F1-B-1");
     assertEquals("payment_declined", ((Cart.Rejected) checkout(cart, "k", "tok_declined")).code());
-    TestProbe<Cart.Reply> probe = testKit.createTestProbe();
-    cart.tell(new Cart.GetCart(probe.getRef()));
-    assertEquals(1, probe.expectMessageClass(Cart.CartView.class).seats().size());
+    assertEquals(1, heldBy("declined"));
     assertTrue(payments.ledger().isEmpty());
     // Another card, another key: the seats are still there to buy.
     assertInstanceOf(Cart.OrderView.class, checkout(cart, "k2", "tok_visa"));
@@ -143,11 +148,9 @@ class CartTest {
   @Test
   void aProcessorThatDoesNotAnswerChargesNothingAndTheKeyMayBeRetried() {
     ActorRef<Cart.Command> down = cart("unlucky", new PaymentSimulator(Duration.ZERO, 1.0));
-    hold(down, "F1-C-1");
+    hold("unlucky", "F1-C-1");
     assertEquals("unavailable", ((Cart.Rejected) checkout(down, "k", "tok_visa")).code());
-    TestProbe<Cart.Reply> probe = testKit.createTestProbe();
-    down.tell(new Cart.GetCart(probe.getRef()));
-    assertEquals(1, probe.expectMessageClass(Cart.CartView.class).seats().size());
+    assertEquals(1, heldBy("unlucky"));
     testKit.stop(down);
     PaymentSimulator up = payments();
     ActorRef<Cart.Command> again = cart("unlucky", up);
@@ -158,7 +161,7 @@ class CartTest {
   void aCartThatCrashesDuringAuthorizationFinishesTheSaleAfterRecovery() {
     PaymentSimulator payments = payments();
     ActorRef<Cart.Command> cart = cart("crash", payments);
-    hold(cart, "F1-A-10", "F1-A-11");
+    hold("crash", "F1-A-10", "F1-A-11");
     TestProbe<Cart.Reply> probe = testKit.createTestProbe();
     cart.tell(new Cart.Checkout("k", "tok_slow", probe.getRef()));
     awaitAuthorizations(payments, 1);
@@ -180,7 +183,7 @@ class CartTest {
   void aCartThatCrashesAndComesBackAfterTheDeadlineVoidsWhatItStarted() {
     PaymentSimulator payments = payments();
     ActorRef<Cart.Command> cart = cart("crash-late", payments);
-    hold(cart, "F1-B-10");
+    hold("crash-late", "F1-B-10");
     TestProbe<Cart.Reply> probe = testKit.createTestProbe();
     cart.tell(new Cart.Checkout("k", "tok_slow", probe.getRef()));
     awaitAuthorizations(payments, 1);
@@ -196,14 +199,14 @@ class CartTest {
   }
 
   @Test
-  void holdsAreRefusedWhileACheckoutIsUnderWay() {
+  void aSecondCheckoutWithAnotherKeyWaitsForNoneAndIsRefusedWhileOneRuns() {
     ActorRef<Cart.Command> cart = cart("busy", payments());
-    hold(cart, "F1-C-10");
+    hold("busy", "F1-C-10");
     TestProbe<Cart.Reply> first = testKit.createTestProbe();
     cart.tell(new Cart.Checkout("k", "tok_slow", first.getRef()));
     TestProbe<Cart.Reply> probe = testKit.createTestProbe();
     probe.awaitAssert(() -> {
-      cart.tell(new Cart.Hold(List.of("F1-C-11"), null, probe.getRef()));
+      cart.tell(new Cart.Checkout("other", "tok_visa", probe.getRef()));
       assertEquals("checkout_in_progress", probe.expectMessageClass(Cart.Rejected.class).code());
       return null;
     });

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** The shop's HTTP translation with a probe standing in for the cart: messages out, contract statuses back. */
+/** The shop's HTTP translation with probes standing in for the inventory and the cart: messages out, contract statuses back. */
 class ShopRoutesTest {
   static final ActorTestKit testKit = ActorTestKit.create(TestConfigs.entityConfig());
   static final MutableClock clock = new MutableClock(Instant.parse("2026-12-01T10:00:00Z"));
@@ -42,7 +42,7 @@ class ShopRoutesTest {
     EventViews views = new EventViews(id -> inventory.getRef(), testKit.system().scheduler(), api.mapper(), clock,
         Duration.ofMillis(500), Duration.ofSeconds(1));
     ShopRoutes routes = new ShopRoutes(api, new Identity(tokens, api), ShopAdmission.everyone(), views,
-        id -> carts.getRef(), testKit.system().scheduler());
+        id -> inventory.getRef(), id -> carts.getRef(), testKit.system().scheduler());
     binding = Http.get(testKit.system()).newServerAt("127.0.0.1", 0).bind(api.seal(routes.routes()))
         .toCompletableFuture().get(10, TimeUnit.SECONDS);
   }
@@ -57,12 +57,13 @@ class ShopRoutesTest {
   }
 
   @Test
-  void aHoldGoesToTheFansCartAndTakenSeatsComeBackAs409() {
+  void aHoldGoesToTheEventsInventoryAndTakenSeatsComeBackAs409() {
     CompletableFuture<HttpFan.Reply> reply = fan("acct1").sendAsync("POST", "/api/events/ev1/cart/holds",
         "{\"seats\":[\"A-1-1\",\"A-1-2\"]}");
-    Cart.Hold hold = carts.expectMessageClass(Cart.Hold.class);
+    EventInventory.HoldSeats hold = inventory.expectMessageClass(EventInventory.HoldSeats.class);
     assertEquals(List.of("A-1-1", "A-1-2"), hold.seatIds());
-    hold.replyTo().tell(new Cart.Rejected("seats_taken", "some seats are taken", List.of("A-1-2")));
+    assertEquals("acct1", hold.account());
+    hold.replyTo().tell(new EventInventory.Rejected("seats_taken", "some seats are taken", List.of("A-1-2")));
     HttpFan.Reply r = reply.join();
     assertEquals(409, r.status());
     assertEquals("seats_taken", r.error());
@@ -76,9 +77,9 @@ class ShopRoutesTest {
         {"busy", "503", "overloaded"}, {"unknown_seats", "400", "bad_request"}, {"checkout_in_progress", "409", "checkout_in_progress"}};
     for (String[] c : cases) {
       CompletableFuture<HttpFan.Reply> reply = fan("acct2").sendAsync("POST", "/api/events/ev1/cart/holds", "{\"best\":{\"quantity\":2}}");
-      Cart.Hold hold = carts.expectMessageClass(Cart.Hold.class);
-      assertEquals(new Cart.Best(2, null, null), hold.best());
-      hold.replyTo().tell(new Cart.Rejected(c[0], "because", List.of()));
+      EventInventory.HoldBest hold = inventory.expectMessageClass(EventInventory.HoldBest.class);
+      assertEquals(2, hold.quantity());
+      hold.replyTo().tell(new EventInventory.Rejected(c[0], "because", List.of()));
       HttpFan.Reply r = reply.join();
       assertEquals(Integer.parseInt(c[1]), r.status(), c[0]);
       assertEquals(c[2], r.error());
@@ -89,9 +90,9 @@ class ShopRoutesTest {
   @Test
   void aHeldCartAnswersWithPricesAndAnIsoDeadline() {
     CompletableFuture<HttpFan.Reply> reply = fan("acct3").sendAsync("GET", "/api/events/ev1/cart", null);
-    Cart.GetCart get = carts.expectMessageClass(Cart.GetCart.class);
+    EventInventory.GetHolds get = inventory.expectMessageClass(EventInventory.GetHolds.class);
     long until = Instant.parse("2026-12-01T10:08:00Z").toEpochMilli();
-    get.replyTo().tell(new Cart.CartView(List.of(new EventInventory.SeatPrice("A-1-1", 5000)), until));
+    get.replyTo().tell(new EventInventory.Holds(List.of(new EventInventory.SeatPrice("A-1-1", 5000)), until));
     HttpFan.Reply r = reply.join();
     assertEquals(200, r.status());
     assertEquals("2026-12-01T10:08:00Z", r.json().get("holdExpiresAt").asText());
@@ -99,9 +100,9 @@ class ShopRoutesTest {
   }
 
   @Test
-  void aCartThatDoesNotAnswerIsA503WithRetryAfterNotAHang() {
+  void anEntityThatDoesNotAnswerIsA503WithRetryAfterNotAHang() {
     CompletableFuture<HttpFan.Reply> reply = fan("acct4").sendAsync("GET", "/api/events/ev1/cart", null);
-    carts.expectMessageClass(Cart.GetCart.class);
+    inventory.expectMessageClass(EventInventory.GetHolds.class);
     HttpFan.Reply r = reply.join();
     assertEquals(503, r.status());
     assertEquals("unavailable", r.error());
@@ -131,6 +132,6 @@ class ShopRoutesTest {
     HttpFan.Reply r = stale.send("GET", "/api/events/ev1/cart", null);
     assertEquals(401, r.status());
     assertEquals("unauthenticated", r.error());
-    carts.expectNoMessage(Duration.ofMillis(100));
+    inventory.expectNoMessage(Duration.ofMillis(100));
   }
 }
