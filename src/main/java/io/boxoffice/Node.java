@@ -8,6 +8,7 @@ import io.boxoffice.accounts.PasswordHasher;
 import io.boxoffice.admin.AdminRoutes;
 import io.boxoffice.cart.Cart;
 import io.boxoffice.cart.CartSettings;
+import io.boxoffice.cart.CheckoutRecovery;
 import io.boxoffice.cart.ShopRoutes;
 import io.boxoffice.edge.Api;
 import io.boxoffice.edge.EventViews;
@@ -94,6 +95,9 @@ public final class Node {
       EventInventory.init(system, inventorySettings);
       Cart.init(system, new CartSettings(clock, payments, barcodes, inventories, wallets, askTimeout,
           Duration.ofMillis(500), Duration.ofSeconds(30)));
+      // Journal write times are wall-clock times, so the sweep measures staleness on the wall clock.
+      CheckoutRecovery.init(system, Clock.systemUTC(), bo.getDuration("checkout-recovery.interval"),
+          bo.getDuration("checkout-recovery.stalled-after"));
       TicketWallet.init(system);
       Account.init(system);
       Venue.init(system);

@@ -71,7 +71,8 @@ public final class Cart extends EventSourcedBehaviorWithEnforcedReplies<Cart.Com
 
   record WalletFiled(String orderId, boolean ok) implements Command {}
 
-  record Resume() implements Command {}
+  /** Carry every unfinished checkout one step on (a retry, or a wake-up by {@link CheckoutRecovery}). */
+  public record Resume() implements Command {}
 
   public sealed interface Reply extends CborSerializable {}
 
@@ -210,6 +211,11 @@ public final class Cart extends EventSourcedBehaviorWithEnforcedReplies<Cart.Com
   @Override
   public RetentionCriteria retentionCriteria() {
     return RetentionCriteria.snapshotEvery(50, 2);
+  }
+
+  @Override
+  public java.util.Set<String> tagsFor(Event event) {
+    return java.util.Set.of(CheckoutRecovery.TAG);
   }
 
   @Override

@@ -234,13 +234,20 @@ public final class SeatBook {
     return seats;
   }
 
-  /** The offset nearest {@code ideal} in [0, slack] whose gaps on both sides are 0 or at least 2; -1 if none. */
+  /**
+   * The offset nearest {@code ideal} in [0, slack] whose gaps on both sides are 0 or at least 2;
+   * -1 if none. Offsets whose gaps are both even come first: pairs, the most common request,
+   * can later fill such gaps exactly, where odd gaps would each strand a seat in the end.
+   */
   private static int nearestOffset(int ideal, int slack, boolean loneAllowed) {
-    for (int delta = 0; delta <= slack; delta++) {
-      for (int o : new int[] {ideal - delta, ideal + delta}) {
-        if (o < 0 || o > slack) continue;
-        int right = slack - o;
-        if (loneAllowed || ((o == 0 || o >= 2) && (right == 0 || right >= 2))) return o;
+    for (boolean evenGaps : new boolean[] {true, false}) {
+      for (int delta = 0; delta <= slack; delta++) {
+        for (int o : new int[] {ideal - delta, ideal + delta}) {
+          if (o < 0 || o > slack) continue;
+          int right = slack - o;
+          if (evenGaps && (o % 2 != 0 || right % 2 != 0)) continue;
+          if (loneAllowed || ((o == 0 || o >= 2) && (right == 0 || right >= 2))) return o;
+        }
       }
     }
     return -1;

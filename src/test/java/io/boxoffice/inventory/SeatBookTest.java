@@ -142,6 +142,16 @@ class SeatBookTest {
   }
 
   @Test
+  void pairsFillAnEvenRowToTheLastSeatStartingFromItsMiddle() {
+    SeatBook book = new SeatBook(SeatMap.compile(new VenueLayout("v", "V", List.of(
+        new VenueLayout.Section("S", "z", List.of(new VenueLayout.Row("A", 24))))).validated()), Map.of("z", 1), 2);
+    Decision.Held first = (Decision.Held) accept(book, book.holdBest("fan-0", 2, null, null, T0, T0 + HOLD));
+    assertTrue(first.seats()[0] >= 9 && first.seats()[1] <= 14, "the first pair sits near the middle");
+    for (int i = 1; i < 12; i++) accept(book, book.holdBest("fan-" + i, 2, null, null, T0, T0 + HOLD));
+    assertArrayEquals(new int[] {0, 24, 0}, book.counts(T0), "no seat stranded");
+  }
+
+  @Test
   void bestAvailableSeesSeatsOfExpiredHoldsOnceExpired() {
     SeatBook book = book(8);
     accept(book, book.hold("s", List.of("A-1-1", "A-1-2", "A-1-3", "A-1-4", "A-1-5", "A-1-6"), T0, T0 + HOLD));

@@ -38,7 +38,11 @@ public final class TestNode {
   }
 
   public static Node postgres(Clock clock, PaymentSimulator payments) throws Exception {
-    return Node.start(config(PG_URL, "target/unused"), new Node.Options(clock, payments));
+    return postgres(clock, payments, ConfigFactory.empty());
+  }
+
+  public static Node postgres(Clock clock, PaymentSimulator payments, Config overrides) throws Exception {
+    return Node.start(overrides.withFallback(config(PG_URL, "target/unused")), new Node.Options(clock, payments));
   }
 
   public static PaymentSimulator payments() {

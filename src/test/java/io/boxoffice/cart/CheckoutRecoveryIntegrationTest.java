@@ -1,0 +1,66 @@
+package io.boxoffice.cart;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.typesafe.config.ConfigFactory;
+import io.boxoffice.Node;
+import io.boxoffice.payment.PaymentSimulator;
+import io.boxoffice.support.HttpFan;
+import io.boxoffice.support.TestNode;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+/** A node dies in the middle of a checkout and the fan never comes back: the next node finishes the sale by itself. */
+class CheckoutRecoveryIntegrationTest {
+
+  @Test
+  void aCheckoutLeftHalfDoneByACrashIsFinishedWithoutTheFan() throws Exception {
+    PaymentSimulator payments = new PaymentSimulator(Duration.ofSeconds(6), 0.0);
+    var fastSweep = ConfigFactory.parseString("boxoffice.checkout-recovery { interval = 300ms, stalled-after = 1s }");
+    String id = UUID.randomUUID().toString().substring(0, 8);
+    Node first = TestNode.postgres(Clock.systemUTC(), payments, fastSweep);
+    String cookie;
+    try {
+      HttpFan admin = new HttpFan(first.httpPort());
+      assertEquals(201, admin.admin("POST", "/admin/venues", "{\"venueId\":\"v-" + id + "\",\"name\":\"Hall\",\"sections\":"
+          + "[{\"sectionId\":\"S\",\"zone\":\"stalls\",\"rows\":[{\"rowId\":\"A\",\"seats\":4}]}]}").status());
+      assertEquals(201, admin.admin("POST", "/admin/events", "{\"eventId\":\"e-" + id + "\",\"venueId\":\"v-" + id
+          + "\",\"name\":\"Show\",\"prices\":{\"stalls\":1000}}").status());
+      HttpFan fan = new HttpFan(first.httpPort());
+      fan.signUp("gone-" + id + "@example.com");
+      cookie = fan.cookie();
+      assertEquals(200, fan.send("POST", "/api/events/e-" + id + "/cart/holds", "{\"seats\":[\"S-A-1\"]}").status());
+      // tok_slow: the processor answers after 6 s; the node dies before that, right after asking.
+      fan.sendAsync("POST", "/api/events/e-" + id + "/cart/checkout", "{\"paymentToken\":\"tok_slow\"}", "Idempotency-Key", "once");
+      long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+      while (payments.ledger().isEmpty() && System.nanoTime() < deadline) Thread.onSpinWait();
+      assertEquals(1, payments.ledger().size(), "the authorization was asked for");
+    } finally {
+      first.stop();
+    }
+    assertTrue(payments.ledger().values().stream().allMatch(e -> e.status() == PaymentSimulator.Status.AUTHORIZED));
+
+    Node second = TestNode.postgres(Clock.systemUTC(), payments, fastSweep);
+    try {
+      long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+      while (System.nanoTime() < deadline
+          && payments.ledger().values().stream().noneMatch(e -> e.status() == PaymentSimulator.Status.CAPTURED)) {
+        Thread.sleep(100);
+      }
+      assertEquals(PaymentSimulator.Status.CAPTURED, payments.ledger().values().iterator().next().status(),
+          "the woken cart finished the sale and captured");
+      HttpFan fan = new HttpFan(second.httpPort()).withCookie(cookie);
+      long until = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+      int tickets = 0;
+      while (tickets == 0 && System.nanoTime() < until) {
+        tickets = fan.send("GET", "/api/me/tickets", null).json().get("tickets").size();
+      }
+      assertEquals(1, tickets);
+    } finally {
+      second.stop();
+    }
+  }
+}
