@@ -1,0 +1,75 @@
+package io.boxoffice.queue;
+
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.Set;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.SupervisorStrategy;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.cluster.sharding.typed.javadsl.ClusterSharding;
+import org.apache.pekko.cluster.typed.ClusterSingleton;
+import org.apache.pekko.cluster.typed.ClusterSingletonSettings;
+import org.apache.pekko.cluster.typed.SingletonActor;
+import org.apache.pekko.persistence.jdbc.query.javadsl.JdbcReadJournal;
+import org.apache.pekko.persistence.query.Offset;
+import org.apache.pekko.persistence.query.PersistenceQuery;
+import org.apache.pekko.persistence.query.Sequence;
+import org.apache.pekko.stream.Materializer;
+
+/**
+ * Keeps every scheduled waiting room running, so its timers open the lobby and start the sale
+ * on time after a restart or a node loss: one per cluster, it reads which events have an
+ * on-sale schedule (tagged journal events) and pokes each of their waiting rooms periodically;
+ * sharding starts any that are not running.
+ */
+public final class OnSaleKeeper {
+  public static final String TAG = "onsale";
+
+  private OnSaleKeeper() {}
+
+  sealed interface Command {}
+
+  private record Poke() implements Command {}
+
+  private record Found(long offset, Set<String> eventIds) implements Command {}
+
+  public static void init(ActorSystem<?> system, Duration interval) {
+    ClusterSingleton.get(system).init(SingletonActor.of(
+            Behaviors.supervise(create(interval)).onFailure(SupervisorStrategy.restart()), "onsale-keeper")
+        .withSettings(ClusterSingletonSettings.create(system).withRole("inventory")));
+  }
+
+  static Behavior<Command> create(Duration interval) {
+    return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> {
+      JdbcReadJournal journal = PersistenceQuery.get(ctx.getSystem())
+          .getReadJournalFor(JdbcReadJournal.class, JdbcReadJournal.Identifier());
+      Materializer materializer = Materializer.matFromSystem(ctx.getSystem());
+      ClusterSharding sharding = ClusterSharding.get(ctx.getSystem());
+      Set<String> known = new HashSet<>();
+      long[] offset = {0};
+      ctx.getSelf().tell(new Poke());
+      return Behaviors.<Command>receive(Command.class)
+          .onMessage(Poke.class, p -> {
+            ctx.pipeToSelf(journal.currentEventsByTag(TAG, Offset.sequence(offset[0]))
+                    .runFold(new Found(offset[0], new HashSet<>()), (acc, env) -> {
+                      acc.eventIds().add(env.persistenceId().substring(env.persistenceId().indexOf('|') + 1));
+                      long o = env.offset() instanceof Sequence seq ? Math.max(acc.offset(), seq.value()) : acc.offset();
+                      return new Found(o, acc.eventIds());
+                    }, materializer),
+                (found, error) -> found != null ? found : new Found(offset[0], Set.of()));
+            return Behaviors.same();
+          })
+          .onMessage(Found.class, f -> {
+            offset[0] = f.offset();
+            known.addAll(f.eventIds());
+            for (String eventId : known) {
+              sharding.entityRefFor(WaitingRoom.ENTITY_TYPE_KEY, eventId).tell(new WaitingRoom.Tick());
+            }
+            timers.startSingleTimer(new Poke(), interval);
+            return Behaviors.same();
+          })
+          .build();
+    }));
+  }
+}

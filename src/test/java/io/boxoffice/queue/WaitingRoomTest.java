@@ -1,0 +1,209 @@
+package io.boxoffice.queue;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.boxoffice.inventory.EventDefinition;
+import io.boxoffice.inventory.EventInventory;
+import io.boxoffice.support.MutableClock;
+import io.boxoffice.support.TestConfigs;
+import io.boxoffice.venue.StadiumGenerator;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
+import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+
+/** The waiting room on an injected clock: schedule, lobby, lottery start, admission rate and cap, pause, leases, restarts. */
+class WaitingRoomTest {
+  static final ActorTestKit testKit = ActorTestKit.create(TestConfigs.entityConfig());
+  static final Instant T0 = Instant.parse("2026-12-01T09:45:00Z");
+
+  final MutableClock clock = new MutableClock(T0);
+  final String eventId = "wr-" + UUID.randomUUID();
+  final AtomicReference<WaitingRoom.Manifest> published = new AtomicReference<>();
+  final ActorRef<EventInventory.Command> inventory;
+  final WaitingRoomSettings settings;
+
+  @AfterAll
+  static void shutdown() {
+    testKit.shutdownTestKit();
+  }
+
+  WaitingRoomTest() {
+    inventory = testKit.spawn(EventInventory.create(eventId, TestConfigs.inventory(clock, 100)));
+    TestProbe<EventInventory.Reply> probe = testKit.createTestProbe();
+    inventory.tell(new EventInventory.Create(new EventDefinition(eventId, "Show", StadiumGenerator.generate("v", "S", 1000),
+        Map.of("floor", 100, "lower", 50, "upper", 20), 480, 0, 8), probe.getRef()));
+    probe.expectMessageClass(EventInventory.Created.class);
+    // Ticks come only from the test: the timer's period is far beyond any test.
+    settings = new WaitingRoomSettings(clock, Duration.ofDays(1), Duration.ofMinutes(10), id -> inventory, published::set,
+        Duration.ofSeconds(3));
+  }
+
+  ActorRef<WaitingRoom.Command> room() {
+    return testKit.spawn(WaitingRoom.create(eventId, settings));
+  }
+
+  WaitingRoom.Manifest ask(ActorRef<WaitingRoom.Command> room, java.util.function.Function<ActorRef<WaitingRoom.Reply>, WaitingRoom.Command> f) {
+    TestProbe<WaitingRoom.Reply> probe = testKit.createTestProbe();
+    room.tell(f.apply(probe.getRef()));
+    return probe.expectMessageClass(WaitingRoom.Manifest.class);
+  }
+
+  /** Moves the clock a second at a time and ticks, each tick handled before the clock moves on. */
+  void tickFor(ActorRef<WaitingRoom.Command> room, int seconds) {
+    for (int i = 0; i < seconds; i++) {
+      clock.advance(Duration.ofSeconds(1));
+      room.tell(new WaitingRoom.Tick());
+      manifest(room);
+    }
+  }
+
+  WaitingRoom.Manifest manifest(ActorRef<WaitingRoom.Command> room) {
+    return ask(room, WaitingRoom.GetManifest::new);
+  }
+
+  OnSaleSchedule schedule(int perMinute, int maxActive) {
+    long lobby = T0.plusSeconds(60).toEpochMilli();
+    long start = T0.plusSeconds(15 * 60).toEpochMilli();
+    return new OnSaleSchedule(lobby, start, perMinute, maxActive, false, 0);
+  }
+
+  void startSale(ActorRef<WaitingRoom.Command> room) {
+    clock.advance(Duration.ofMinutes(15));
+    room.tell(new WaitingRoom.Tick());
+    TestProbe<Object> p = testKit.createTestProbe();
+    p.awaitAssert(() -> {
+      assertNotNull(manifest(room).salt());
+      return null;
+    });
+  }
+
+  @Test
+  void theLobbyOpensAndTheSaleStartsByTheScheduleWithAFreshSaltAndTheLobbyAsCohort() {
+    ActorRef<WaitingRoom.Command> room = room();
+    WaitingRoom.Manifest m = ask(room, r -> new WaitingRoom.SetSchedule(schedule(600, 10_000), r));
+    assertEquals("scheduled", m.state());
+    clock.advance(Duration.ofMinutes(2));
+    assertEquals("lobby", manifest(room).state());
+    room.tell(new WaitingRoom.LobbyJoined(700));
+    room.tell(new WaitingRoom.LobbyJoined(300));
+    room.tell(new WaitingRoom.Tick());
+    assertEquals(1000, manifest(room).lobby());
+    assertNull(manifest(room).salt(), "no salt before the start");
+    clock.advance(Duration.ofMinutes(13));
+    room.tell(new WaitingRoom.Tick());
+    WaitingRoom.Manifest started = manifest(room);
+    assertEquals("waiting", started.state());
+    assertEquals(64, started.salt().length());
+    assertEquals(1000, started.cohortSize());
+    assertEquals(0, started.admittedUpTo());
+  }
+
+  @Test
+  void theLineMovesAtTheRateWithinTenPercentOverThirtySeconds() {
+    ActorRef<WaitingRoom.Command> room = room();
+    ask(room, r -> new WaitingRoom.SetSchedule(schedule(1200, 100_000), r));
+    room.tell(new WaitingRoom.LobbyJoined(50_000));
+    startSale(room);
+    tickFor(room, 30);
+    long admitted = manifest(room).admittedUpTo();
+    assertTrue(Math.abs(admitted - 600) <= 60, "admitted " + admitted + " in 30 s at 1200/min");
+    assertEquals(admitted, published.get().admittedUpTo(), "edges are told");
+  }
+
+  @Test
+  void theCapOnActiveShoppersHoldsAndFreesAsShoppersLeave() {
+    ActorRef<WaitingRoom.Command> room = room();
+    ask(room, r -> new WaitingRoom.SetSchedule(schedule(6000, 150), r));
+    room.tell(new WaitingRoom.LobbyJoined(10_000));
+    startSale(room);
+    tickFor(room, 20);
+    assertEquals(150, manifest(room).admittedUpTo(), "100/s, but only 150 may shop at once");
+    room.tell(new WaitingRoom.ShoppersLeft(40));
+    tickFor(room, 3);
+    assertEquals(190, manifest(room).admittedUpTo());
+    clock.advance(Duration.ofMinutes(10));
+    tickFor(room, 2);
+    assertTrue(manifest(room).admittedUpTo() > 190, "windows that ended free their places");
+  }
+
+  @Test
+  void pauseStopsAdmissionAndResumeGoesOnWithoutABurst() {
+    ActorRef<WaitingRoom.Command> room = room();
+    ask(room, r -> new WaitingRoom.SetSchedule(schedule(600, 100_000), r));
+    room.tell(new WaitingRoom.LobbyJoined(10_000));
+    startSale(room);
+    tickFor(room, 10);
+    long before = manifest(room).admittedUpTo();
+    assertEquals("paused", ask(room, r -> new WaitingRoom.SetPaused(true, r)).state());
+    tickFor(room, 60);
+    assertEquals(before, manifest(room).admittedUpTo());
+    ask(room, r -> new WaitingRoom.SetPaused(false, r));
+    tickFor(room, 1);
+    assertTrue(manifest(room).admittedUpTo() - before <= 11, "no catching up on the paused minute");
+    assertEquals(2400, ask(room, r -> new WaitingRoom.ChangeRates(2400, null, r)).admissionPerMinute());
+  }
+
+  @Test
+  void laterArrivalsGetLeasedPlacesBehindTheCohort() {
+    ActorRef<WaitingRoom.Command> room = room();
+    TestProbe<WaitingRoom.Reply> probe = testKit.createTestProbe();
+    ask(room, r -> new WaitingRoom.SetSchedule(schedule(600, 100_000), r));
+    room.tell(new WaitingRoom.LeasePlaces(100, probe.getRef()));
+    assertEquals("not_started", probe.expectMessageClass(WaitingRoom.Rejected.class).code());
+    room.tell(new WaitingRoom.LobbyJoined(500));
+    startSale(room);
+    room.tell(new WaitingRoom.LeasePlaces(100, probe.getRef()));
+    assertEquals(new WaitingRoom.Leased(501, 600), probe.expectMessageClass(WaitingRoom.Leased.class));
+    room.tell(new WaitingRoom.LeasePlaces(100, probe.getRef()));
+    assertEquals(new WaitingRoom.Leased(601, 700), probe.expectMessageClass(WaitingRoom.Leased.class));
+  }
+
+  @Test
+  void scheduleSaltAndLineSurviveARestart() {
+    ActorRef<WaitingRoom.Command> room = room();
+    ask(room, r -> new WaitingRoom.SetSchedule(schedule(600, 100_000), r));
+    room.tell(new WaitingRoom.LobbyJoined(5000));
+    startSale(room);
+    tickFor(room, 10);
+    WaitingRoom.Manifest before = manifest(room);
+    testKit.stop(room);
+    ActorRef<WaitingRoom.Command> again = room();
+    WaitingRoom.Manifest after = manifest(again);
+    assertEquals(before.salt(), after.salt());
+    assertEquals(before.cohortSize(), after.cohortSize());
+    assertEquals(before.admittedUpTo(), after.admittedUpTo());
+    assertEquals(before.startsAt(), after.startsAt());
+    TestProbe<WaitingRoom.Reply> probe = testKit.createTestProbe();
+    again.tell(new WaitingRoom.SetSchedule(schedule(600, 100_000), probe.getRef()));
+    assertInstanceOf(WaitingRoom.Rejected.class, probe.receiveMessage(), "a started sale cannot be rescheduled");
+  }
+
+  @Test
+  void nobodyIsAdmittedOnceNoSeatIsLeft() {
+    ActorRef<WaitingRoom.Command> room = room();
+    ask(room, r -> new WaitingRoom.SetSchedule(schedule(6000, 100_000), r));
+    room.tell(new WaitingRoom.LobbyJoined(10_000));
+    startSale(room);
+    TestProbe<EventInventory.Reply> probe = testKit.createTestProbe();
+    for (int i = 0; i < 1000; i++) {
+      inventory.tell(new EventInventory.HoldBest("fan-" + i, 1, null, null, probe.getRef()));
+      probe.expectMessageClass(EventInventory.Held.class);
+    }
+    tickFor(room, 2);
+    long stopped = manifest(room).admittedUpTo();
+    tickFor(room, 5);
+    assertEquals(stopped, manifest(room).admittedUpTo());
+    assertEquals(0, manifest(room).seatsRemaining());
+  }
+}
