@@ -16,7 +16,11 @@ import io.boxoffice.edge.Identity;
 import io.boxoffice.edge.ShopAdmission;
 import io.boxoffice.inventory.EventInventory;
 import io.boxoffice.inventory.InventorySettings;
+import io.boxoffice.edge.Manifests;
 import io.boxoffice.ops.Hmac;
+import io.boxoffice.queue.OnSaleKeeper;
+import io.boxoffice.queue.WaitingRoom;
+import io.boxoffice.queue.WaitingRoomSettings;
 import io.boxoffice.ops.NodeConfig;
 import io.boxoffice.ops.Schema;
 import io.boxoffice.payment.PaymentGateway;
@@ -32,7 +36,10 @@ import java.util.Base64;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.actor.typed.Props;
+import org.apache.pekko.actor.typed.pubsub.Topic;
 import org.apache.pekko.actor.typed.DispatcherSelector;
 import org.apache.pekko.actor.typed.RecipientRef;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
@@ -98,6 +105,11 @@ public final class Node {
       // Journal write times are wall-clock times, so the sweep measures staleness on the wall clock.
       CheckoutRecovery.init(system, Clock.systemUTC(), bo.getDuration("checkout-recovery.interval"),
           bo.getDuration("checkout-recovery.stalled-after"));
+      ActorRef<Topic.Command<WaitingRoom.Manifest>> manifestTopic = system.systemActorOf(
+          Topic.create(WaitingRoom.Manifest.class, Manifests.TOPIC), Manifests.TOPIC, Props.empty());
+      WaitingRoom.init(system, new WaitingRoomSettings(clock, bo.getDuration("queue.tick"), bo.getDuration("queue.admission-window"),
+          inventories, m -> manifestTopic.tell(Topic.publish(m)), askTimeout));
+      OnSaleKeeper.init(system, bo.getDuration("queue.keeper-interval"));
       TicketWallet.init(system);
       Account.init(system);
       Venue.init(system);

@@ -6,6 +6,8 @@ import io.boxoffice.edge.Api;
 import io.boxoffice.edge.ApiError;
 import io.boxoffice.inventory.EventDefinition;
 import io.boxoffice.inventory.EventInventory;
+import io.boxoffice.queue.OnSaleSchedule;
+import io.boxoffice.queue.WaitingRoom;
 import io.boxoffice.venue.StadiumGenerator;
 import io.boxoffice.venue.Venue;
 import io.boxoffice.venue.VenueLayout;
@@ -33,6 +35,13 @@ public final class AdminRoutes extends AllDirectives {
   /** A generated layout: {@code {"layout":"stadium","seats":70000}}. */
   public record Generate(String layout, Integer seats) {}
 
+  /** {@code PUT /admin/events/{id}/onsale}: times are ISO-8601; times in the past mean now. */
+  public record OnSaleRequest(String lobbyOpensAt, String startsAt, Integer admissionPerMinute, Integer maxActiveShoppers,
+                              Boolean presale, Integer powBits) {}
+
+  /** {@code PATCH /admin/events/{id}/onsale}. */
+  public record RatesRequest(Integer admissionPerMinute, Integer maxActiveShoppers) {}
+
   /** {@code POST /admin/events}. */
   public record EventRequest(String eventId, String venueId, String name, Map<String, Integer> prices,
                              Integer holdSeconds, Integer holdJitterSeconds, Integer maxSeatsPerAccount) {}
@@ -53,7 +62,12 @@ public final class AdminRoutes extends AllDirectives {
     return pathPrefix("admin", () -> authorized(() -> concat(
         path("venues", () -> post(() -> api.body(VenueRequest.class, maxVenueBytes, this::createVenue))),
         path("events", () -> post(() -> api.body(EventRequest.class, this::createEvent))),
-        path(segment("events").slash(segment()).slash("stats"), eventId -> get(() -> stats(eventId))))));
+        path(segment("events").slash(segment()).slash("stats"), eventId -> get(() -> stats(eventId))),
+        path(segment("events").slash(segment()).slash("onsale"), eventId -> concat(
+            put(() -> api.body(OnSaleRequest.class, r -> schedule(eventId, r))),
+            patch(() -> api.body(RatesRequest.class, r -> rates(eventId, r))))),
+        path(segment("events").slash(segment()).slash("onsale").slash("pause"), eventId -> post(() -> paused(eventId, true))),
+        path(segment("events").slash(segment()).slash("onsale").slash("resume"), eventId -> post(() -> paused(eventId, false))))));
   }
 
   /** 401 without a bearer token, 403 with a wrong one; compared in constant time. */
@@ -116,21 +130,103 @@ public final class AdminRoutes extends AllDirectives {
 
   private Route stats(String eventId) {
     if (!VenueLayout.isValidEntityId(eventId)) return complete(api.error(404, "not_found", "no such event"));
+    CompletionStage<WaitingRoom.Reply> room = room(eventId).ask(WaitingRoom.GetManifest::new, api.askTimeout());
     CompletionStage<HttpResponse> response = inventory(eventId)
         .<EventInventory.Reply>ask(EventInventory.GetStats::new, api.askTimeout())
-        .thenApply(reply -> {
+        .thenCombine(room, (reply, manifestReply) -> {
           if (!(reply instanceof EventInventory.Stats s)) return api.error(404, "not_found", "no such event");
+          WaitingRoom.Manifest m = (WaitingRoom.Manifest) manifestReply;
+          boolean scheduled = m.startsAt() != 0;
           Map<String, Object> body = new LinkedHashMap<>();
-          // Until the waiting room runs the on-sale, every signed-in fan may shop.
-          body.put("state", s.available() == 0 && s.held() == 0 ? "sold_out" : "on_sale");
-          body.put("lobby", 0);
-          body.put("admittedUpTo", 0);
-          body.put("activeShoppers", 0);
+          // An event without an on-sale schedule is an open sale: every signed-in fan may shop.
+          body.put("state", s.available() == 0 && s.held() == 0 ? "sold_out" : scheduled ? m.state() : "open");
+          body.put("lobby", m.lobby());
+          body.put("admittedUpTo", m.admittedUpTo());
+          body.put("activeShoppers", m.activeShoppers());
           body.put("seats", Map.of("available", s.available(), "held", s.held(), "sold", s.sold()));
           body.put("orders", s.orders());
+          if (scheduled) body.put("onsale", scheduleJson(m));
           return api.json(200, body);
         });
     return api.respond(response);
+  }
+
+  private Route schedule(String eventId, OnSaleRequest r) {
+    OnSaleSchedule schedule;
+    try {
+      if (r.lobbyOpensAt() == null || r.startsAt() == null) throw new IllegalArgumentException("lobbyOpensAt and startsAt are required");
+      if (r.admissionPerMinute() == null || r.maxActiveShoppers() == null) {
+        throw new IllegalArgumentException("admissionPerMinute and maxActiveShoppers are required");
+      }
+      schedule = new OnSaleSchedule(instant(r.lobbyOpensAt(), "lobbyOpensAt"), instant(r.startsAt(), "startsAt"),
+          r.admissionPerMinute(), r.maxActiveShoppers(), Boolean.TRUE.equals(r.presale()), r.powBits() == null ? 0 : r.powBits())
+          .validated();
+    } catch (IllegalArgumentException e) {
+      throw ApiError.badRequest(e.getMessage());
+    }
+    CompletionStage<HttpResponse> response = existingEvent(eventId)
+        .thenCompose(ok -> room(eventId).<WaitingRoom.Reply>ask(ref -> new WaitingRoom.SetSchedule(schedule, ref), api.askTimeout()))
+        .thenApply(this::manifestReply);
+    return api.respond(response);
+  }
+
+  private Route rates(String eventId, RatesRequest r) {
+    if (r.admissionPerMinute() == null && r.maxActiveShoppers() == null) {
+      throw ApiError.badRequest("give admissionPerMinute and/or maxActiveShoppers");
+    }
+    if ((r.admissionPerMinute() != null && (r.admissionPerMinute() < 1 || r.admissionPerMinute() > 10_000_000))
+        || (r.maxActiveShoppers() != null && (r.maxActiveShoppers() < 1 || r.maxActiveShoppers() > 10_000_000))) {
+      throw ApiError.badRequest("admissionPerMinute and maxActiveShoppers must be 1-10000000");
+    }
+    return api.respond(room(eventId)
+        .<WaitingRoom.Reply>ask(ref -> new WaitingRoom.ChangeRates(r.admissionPerMinute(), r.maxActiveShoppers(), ref), api.askTimeout())
+        .thenApply(this::manifestReply));
+  }
+
+  private Route paused(String eventId, boolean paused) {
+    if (!VenueLayout.isValidEntityId(eventId)) return complete(api.error(404, "not_found", "no such event"));
+    return api.respond(room(eventId)
+        .<WaitingRoom.Reply>ask(ref -> new WaitingRoom.SetPaused(paused, ref), api.askTimeout())
+        .thenApply(this::manifestReply));
+  }
+
+  private HttpResponse manifestReply(WaitingRoom.Reply reply) {
+    if (reply instanceof WaitingRoom.Rejected r) {
+      return api.error(r.code().equals("not_found") ? 404 : 409, r.code(), r.message());
+    }
+    return api.json(200, scheduleJson((WaitingRoom.Manifest) reply));
+  }
+
+  private static Map<String, Object> scheduleJson(WaitingRoom.Manifest m) {
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("eventId", m.eventId());
+    body.put("state", m.state());
+    body.put("lobbyOpensAt", java.time.Instant.ofEpochMilli(m.lobbyOpensAt()).toString());
+    body.put("startsAt", java.time.Instant.ofEpochMilli(m.startsAt()).toString());
+    body.put("admissionPerMinute", m.admissionPerMinute());
+    body.put("maxActiveShoppers", m.maxActiveShoppers());
+    body.put("presale", m.presale());
+    body.put("powBits", m.powBits());
+    body.put("paused", m.paused());
+    return body;
+  }
+
+  /** Completes when the event exists; fails with a 404 otherwise. */
+  private CompletionStage<Boolean> existingEvent(String eventId) {
+    if (!VenueLayout.isValidEntityId(eventId)) return CompletableFuture.failedFuture(new ApiError(404, "not_found", "no such event"));
+    return inventory(eventId).<EventInventory.Reply>ask(EventInventory.GetStats::new, api.askTimeout())
+        .thenApply(reply -> {
+          if (!(reply instanceof EventInventory.Stats)) throw new ApiError(404, "not_found", "no such event");
+          return true;
+        });
+  }
+
+  private static long instant(String iso, String field) {
+    try {
+      return java.time.Instant.parse(iso).toEpochMilli();
+    } catch (java.time.format.DateTimeParseException e) {
+      throw new IllegalArgumentException(field + " must be an ISO-8601 UTC time like 2026-12-01T10:00:00Z");
+    }
   }
 
   private static int orDefault(Integer value, int fallback) {
@@ -139,6 +235,10 @@ public final class AdminRoutes extends AllDirectives {
 
   private EntityRef<Venue.Command> venue(String venueId) {
     return ClusterSharding.get(system).entityRefFor(Venue.ENTITY_TYPE_KEY, venueId);
+  }
+
+  private EntityRef<WaitingRoom.Command> room(String eventId) {
+    return ClusterSharding.get(system).entityRefFor(WaitingRoom.ENTITY_TYPE_KEY, eventId);
   }
 
   private EntityRef<EventInventory.Command> inventory(String eventId) {

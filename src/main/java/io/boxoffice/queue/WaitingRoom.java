@@ -80,7 +80,8 @@ public final class WaitingRoom
    */
   public record Manifest(String eventId, String state, long admittedUpTo, int admissionPerMinute, int maxActiveShoppers,
                          long activeShoppers, long lobby, int seatsRemaining, long updatedAt, long lobbyOpensAt,
-                         long startsAt, String salt, long cohortSize, boolean presale, int powBits) implements Reply {}
+                         long startsAt, String salt, long cohortSize, boolean presale, int powBits, boolean paused)
+      implements Reply {}
 
   /** Later places [{@code from}, {@code to}] for an edge node to hand out in arrival order. */
   public record Leased(long from, long to) implements Reply {}
@@ -306,7 +307,7 @@ public final class WaitingRoom
     return new Manifest(eventId, phase, state.admittedUpTo(), s == null ? 0 : s.admissionPerMinute(),
         s == null ? 0 : s.maxActiveShoppers(), activeShoppers(now), state.lobby() + unsavedJoins, Math.max(seatsAvailable, 0), now,
         s == null ? 0 : s.lobbyOpensAt(), s == null ? 0 : s.startsAt(), state.salt(), state.cohortSize(),
-        s != null && s.presale(), s == null ? 0 : s.powBits());
+        s != null && s.presale(), s == null ? 0 : s.powBits(), state.paused());
   }
 
   @Override
