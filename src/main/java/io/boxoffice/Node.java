@@ -11,6 +11,8 @@ import io.boxoffice.cart.CartSettings;
 import io.boxoffice.cart.CheckoutRecovery;
 import io.boxoffice.cart.ShopRoutes;
 import io.boxoffice.edge.Api;
+import io.boxoffice.edge.Bulkhead;
+import io.boxoffice.edge.BulkheadDirectives;
 import io.boxoffice.edge.EventViews;
 import io.boxoffice.edge.Identity;
 import io.boxoffice.edge.ShopAdmission;
@@ -145,7 +147,8 @@ public final class Node {
     AccountRoutes accounts = new AccountRoutes(system, api, identityTokens,
         new PasswordHasher(bo.getInt("accounts.pbkdf2-iterations")), blocking);
     AdminRoutes admin = new AdminRoutes(system, api, token(bo, "admin-token", "Admin"), bo.getBytes("http.max-admin-body-bytes"));
-    ShopRoutes shop = new ShopRoutes(api, identity, ShopAdmission.everyone(), views, inventories, carts, system.scheduler());
+    ShopRoutes shop = new ShopRoutes(api, new BulkheadDirectives(new Bulkhead(bo.getInt("edge.per-event-in-flight")), api), identity,
+        ShopAdmission.everyone(), views, inventories, carts, system.scheduler());
     TicketRoutes tickets = new TicketRoutes(api, identity, barcodes, token(bo, "gate-token", "Gate"), carts, wallets,
         inventories, system.scheduler());
     AllDirectives d = new AllDirectives() {};

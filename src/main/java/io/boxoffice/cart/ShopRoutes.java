@@ -4,6 +4,8 @@ import static org.apache.pekko.http.javadsl.server.PathMatchers.segment;
 
 import io.boxoffice.edge.Api;
 import io.boxoffice.edge.ApiError;
+import io.boxoffice.edge.Bulkhead;
+import io.boxoffice.edge.BulkheadDirectives;
 import io.boxoffice.edge.EventViews;
 import io.boxoffice.edge.Identity;
 import io.boxoffice.edge.Refusals;
@@ -47,6 +49,7 @@ public final class ShopRoutes extends AllDirectives {
   public record CheckoutRequest(String paymentToken) {}
 
   private final Api api;
+  private final BulkheadDirectives bulkheads;
   private final Identity identity;
   private final ShopAdmission admission;
   private final EventViews views;
@@ -54,10 +57,11 @@ public final class ShopRoutes extends AllDirectives {
   private final Function<String, RecipientRef<Cart.Command>> carts;
   private final Scheduler scheduler;
 
-  public ShopRoutes(Api api, Identity identity, ShopAdmission admission, EventViews views,
+  public ShopRoutes(Api api, BulkheadDirectives bulkheads, Identity identity, ShopAdmission admission, EventViews views,
                     Function<String, RecipientRef<EventInventory.Command>> inventories,
                     Function<String, RecipientRef<Cart.Command>> carts, Scheduler scheduler) {
     this.api = api;
+    this.bulkheads = bulkheads;
     this.identity = identity;
     this.admission = admission;
     this.views = views;
@@ -70,13 +74,21 @@ public final class ShopRoutes extends AllDirectives {
     return pathPrefix(segment("api").slash("events").slash(segment()), eventId -> {
       if (!VenueLayout.isValidEntityId(eventId)) return complete(api.error(404, "not_found", "no such event"));
       return identity.account(account -> admission.admitted(eventId, account, () -> concat(
-          path("seatmap", () -> get(() -> seatMap(eventId))),
-          path("availability", () -> get(() -> availability(eventId))),
-          path("cart", () -> get(() -> askInventory(eventId, r -> new EventInventory.GetHolds(account, r), this::holdsView))),
-          path(segment("cart").slash("holds"), () -> post(() -> api.body(HoldRequest.class, r -> hold(eventId, account, r)))),
-          path(segment("cart").slash("holds").slash(segment()), seatId -> delete(() -> release(eventId, account, seatId))),
-          path(segment("cart").slash("checkout"), () -> post(() -> checkout(eventId, account))))));
+          path("seatmap", () -> get(() -> read(eventId, () -> seatMap(eventId)))),
+          path("availability", () -> get(() -> read(eventId, () -> availability(eventId)))),
+          path("cart", () -> get(() -> read(eventId,
+              () -> askInventory(eventId, r -> new EventInventory.GetHolds(account, r), this::holdsView)))),
+          path(segment("cart").slash("holds"), () -> post(() -> bulkheads.guard(eventId, Bulkhead.Priority.HOLD,
+              () -> api.body(HoldRequest.class, r -> hold(eventId, account, r))))),
+          path(segment("cart").slash("holds").slash(segment()), seatId -> delete(() -> bulkheads.guard(eventId,
+              Bulkhead.Priority.HOLD, () -> release(eventId, account, seatId)))),
+          path(segment("cart").slash("checkout"), () -> post(() -> bulkheads.guard(eventId, Bulkhead.Priority.CHECKOUT,
+              () -> checkout(eventId, account)))))));
     });
+  }
+
+  private Route read(String eventId, java.util.function.Supplier<Route> inner) {
+    return bulkheads.guard(eventId, Bulkhead.Priority.READ, inner);
   }
 
   private Route seatMap(String eventId) {

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.boxoffice.accounts.IdentityToken;
 import io.boxoffice.edge.Api;
+import io.boxoffice.edge.Bulkhead;
+import io.boxoffice.edge.BulkheadDirectives;
 import io.boxoffice.edge.EventViews;
 import io.boxoffice.edge.Identity;
 import io.boxoffice.edge.ShopAdmission;
@@ -35,13 +37,16 @@ class ShopRoutesTest {
   static final TestProbe<Cart.Command> carts = testKit.createTestProbe();
   static final TestProbe<EventInventory.Command> inventory = testKit.createTestProbe();
   static ServerBinding binding;
+  static Api api;
+  static EventViews views;
 
   @BeforeAll
   static void bind() throws Exception {
-    Api api = new Api(testKit.system(), Duration.ofMillis(500), 65536);
-    EventViews views = new EventViews(id -> inventory.getRef(), testKit.system().scheduler(), api.mapper(), clock,
+    api = new Api(testKit.system(), Duration.ofMillis(500), 65536);
+    views = new EventViews(id -> inventory.getRef(), testKit.system().scheduler(), api.mapper(), clock,
         Duration.ofMillis(500), Duration.ofSeconds(1));
-    ShopRoutes routes = new ShopRoutes(api, new Identity(tokens, api), ShopAdmission.everyone(), views,
+    ShopRoutes routes = new ShopRoutes(api, new BulkheadDirectives(new Bulkhead(1000), api), new Identity(tokens, api),
+        ShopAdmission.everyone(), views,
         id -> inventory.getRef(), id -> carts.getRef(), testKit.system().scheduler());
     binding = Http.get(testKit.system()).newServerAt("127.0.0.1", 0).bind(api.seal(routes.routes()))
         .toCompletableFuture().get(10, TimeUnit.SECONDS);
@@ -123,6 +128,55 @@ class ShopRoutesTest {
     assertEquals("ev1.acct5.1", r.json().get("orderId").asText());
     assertEquals("code", r.json().get("tickets").get(0).get("barcode").asText());
     assertEquals("t1", r.json().get("tickets").get(0).get("ticketId").asText());
+  }
+
+  @Test
+  void aFloodShedsReadsFirstThenHoldsAndLetsCheckoutsThroughWhileOtherEventsAreServed() throws Exception {
+    TestProbe<EventInventory.Command> inv = testKit.createTestProbe();
+    TestProbe<Cart.Command> cartProbe = testKit.createTestProbe();
+    Api patient = new Api(testKit.system(), Duration.ofSeconds(20), 65536);
+    Bulkhead bulkhead = new Bulkhead(10);
+    ShopRoutes small = new ShopRoutes(patient, new BulkheadDirectives(bulkhead, patient), new Identity(tokens, patient),
+        ShopAdmission.everyone(), views, id -> inv.getRef(), id -> cartProbe.getRef(), testKit.system().scheduler());
+    ServerBinding flooded = Http.get(testKit.system()).newServerAt("127.0.0.1", 0).bind(patient.seal(small.routes()))
+        .toCompletableFuture().get(10, TimeUnit.SECONDS);
+    try {
+      HttpFan fan = new HttpFan(flooded.localAddress().getPort()).withCookie(tokens.issue("flood"));
+      List<CompletableFuture<HttpFan.Reply>> hanging = new java.util.ArrayList<>();
+      List<org.apache.pekko.actor.typed.ActorRef<EventInventory.Reply>> waiting = new java.util.ArrayList<>();
+      // Five reads fill the reads' half; the entity does not answer yet, so they stay in flight.
+      for (int i = 0; i < 5; i++) {
+        hanging.add(fan.sendAsync("GET", "/api/events/hot/cart", null));
+        waiting.add(inv.expectMessageClass(EventInventory.GetHolds.class).replyTo());
+      }
+      HttpFan.Reply shedRead = fan.send("GET", "/api/events/hot/cart", null);
+      assertEquals(503, shedRead.status());
+      assertEquals("overloaded", shedRead.error());
+      assertTrue(shedRead.headers().firstValue("Retry-After").isPresent());
+      for (int i = 0; i < 3; i++) {
+        hanging.add(fan.sendAsync("POST", "/api/events/hot/cart/holds", "{\"best\":{\"quantity\":1}}"));
+        waiting.add(inv.expectMessageClass(EventInventory.HoldBest.class).replyTo());
+      }
+      assertEquals(503, fan.send("POST", "/api/events/hot/cart/holds", "{\"best\":{\"quantity\":1}}").status());
+      CompletableFuture<HttpFan.Reply> checkout =
+          fan.sendAsync("POST", "/api/events/hot/cart/checkout", "{\"paymentToken\":\"tok_visa\"}", "Idempotency-Key", "k");
+      Cart.Checkout c = cartProbe.expectMessageClass(Cart.Checkout.class);
+      // Another event is not touched by the flood.
+      CompletableFuture<HttpFan.Reply> quiet = fan.sendAsync("GET", "/api/events/quiet/cart", null);
+      inv.expectMessageClass(EventInventory.GetHolds.class).replyTo().tell(new EventInventory.Holds(List.of(), 0));
+      assertEquals(200, quiet.join().status());
+
+      waiting.forEach(ref -> ref.tell(new EventInventory.Holds(List.of(), 0)));
+      c.replyTo().tell(new Cart.Rejected("payment_declined", "declined", List.of()));
+      assertEquals(402, checkout.join().status());
+      for (CompletableFuture<HttpFan.Reply> h : hanging) h.join();
+      // Their places were given back: the event serves reads again.
+      CompletableFuture<HttpFan.Reply> again = fan.sendAsync("GET", "/api/events/hot/cart", null);
+      inv.expectMessageClass(EventInventory.GetHolds.class).replyTo().tell(new EventInventory.Holds(List.of(), 0));
+      assertEquals(200, again.join().status());
+    } finally {
+      flooded.unbind();
+    }
   }
 
   @Test
