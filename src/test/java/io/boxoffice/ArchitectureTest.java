@@ -24,7 +24,7 @@ class ArchitectureTest {
         .or().haveSimpleNameStartingWith("PasswordHasher").or().haveSimpleName("IdentityToken")
         .or().haveSimpleNameStartingWith("Barcode").or().haveSimpleName("Hmac")
         .or().haveSimpleNameStartingWith("PaymentGateway").or().haveSimpleNameStartingWith("PaymentSimulator")
-        .or().haveSimpleName("ProofOfWork").or().haveSimpleName("MacInput")
+        .or().haveSimpleName("ProofOfWork").or().haveSimpleName("MacInput").or().haveSimpleName("TokenBuckets")
         .should().dependOnClassesThat().resideInAnyPackage("org.apache.pekko..", "scala..")
         .check(MAIN);
   }
