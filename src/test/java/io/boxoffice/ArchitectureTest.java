@@ -25,6 +25,7 @@ class ArchitectureTest {
         .or().haveSimpleNameStartingWith("Barcode").or().haveSimpleName("Hmac")
         .or().haveSimpleNameStartingWith("PaymentGateway").or().haveSimpleNameStartingWith("PaymentSimulator")
         .or().haveSimpleName("ProofOfWork").or().haveSimpleName("MacInput").or().haveSimpleName("TokenBuckets")
+        .or().haveSimpleName("PresaleCodes").or().haveSimpleName("Sampler")
         .should().dependOnClassesThat().resideInAnyPackage("org.apache.pekko..", "scala..")
         .check(MAIN);
   }
