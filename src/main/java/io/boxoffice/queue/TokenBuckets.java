@@ -30,7 +30,6 @@ public final class TokenBuckets {
     static final Decision ALLOWED = new Decision(true, 0);
   }
 
-  private final int capacity;
   private final int maxKeys;
   private final Clock clock;
   /** Nanoseconds to refill one token. */
@@ -43,7 +42,6 @@ public final class TokenBuckets {
     if (capacity < 1) throw new IllegalArgumentException("capacity must be at least 1");
     if (!(perSecond > 0)) throw new IllegalArgumentException("perSecond must be positive");
     if (maxKeys < 1) throw new IllegalArgumentException("maxKeys must be at least 1");
-    this.capacity = capacity;
     this.maxKeys = maxKeys;
     this.clock = clock;
     this.interval = Math.max(1, Math.round(NANOS_PER_SECOND / perSecond));
@@ -73,10 +71,6 @@ public final class TokenBuckets {
   /** How many keys have a bucket now. */
   public int size() {
     return fullAtByKey.size();
-  }
-
-  public int capacity() {
-    return capacity;
   }
 
   private synchronized void evict(long now) {

@@ -27,7 +27,7 @@ class ProofOfWorkTest {
     return MessageDigest.getInstance("SHA-256").digest((challenge + ":" + nonce).getBytes(StandardCharsets.UTF_8));
   }
 
-  /** The first nonce (from 0) whose hash starts with exactly {@code fullBytes} zero bytes and has the top bits of the next byte as asked. */
+  /** The first nonce (from 0) whose hash starts with {@code zeroBytes} zero bytes and whose next byte passes {@code nextByte}. */
   static String nonceWhere(String challenge, int zeroBytes, java.util.function.IntPredicate nextByte) throws Exception {
     for (long n = 0; ; n++) {
       byte[] h = sha256(challenge, Long.toString(n));

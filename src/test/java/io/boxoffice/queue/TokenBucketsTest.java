@@ -107,13 +107,14 @@ class TokenBucketsTest {
 
   @Test
   void emptyBucketsAreKeptLongerThanOnesWithTokensLeft() {
-    TokenBuckets buckets = new TokenBuckets(3, 1, 10, clock);
-    for (int i = 0; i < 5; i++) assertEquals(1, takeAll(buckets, "light" + i, 1));
-    for (int i = 0; i < 5; i++) assertEquals(3, takeAll(buckets, "heavy" + i, 3));
+    TokenBuckets buckets = new TokenBuckets(3, 1, 100, clock);
+    for (int i = 0; i < 10; i++) assertEquals(1, takeAll(buckets, "light" + i, 1));
+    for (int i = 0; i < 90; i++) assertEquals(3, takeAll(buckets, "heavy" + i, 3));
 
+    // 101 keys: down to 90, which the ten light ones and the new one make room for.
     buckets.tryTake("new");
-    assertTrue(buckets.size() <= 9);
-    for (int i = 0; i < 5; i++) assertFalse(buckets.tryTake("heavy" + i).allowed(), "heavy" + i + " kept its empty bucket");
+    assertEquals(90, buckets.size());
+    for (int i = 0; i < 90; i++) assertFalse(buckets.tryTake("heavy" + i).allowed(), "heavy" + i + " kept its empty bucket");
   }
 
   @Test
