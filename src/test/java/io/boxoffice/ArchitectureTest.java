@@ -24,6 +24,8 @@ class ArchitectureTest {
         .or().haveSimpleNameStartingWith("PasswordHasher").or().haveSimpleName("IdentityToken")
         .or().haveSimpleNameStartingWith("Barcode").or().haveSimpleName("Hmac")
         .or().haveSimpleNameStartingWith("PaymentGateway").or().haveSimpleNameStartingWith("PaymentSimulator")
+        .or().haveSimpleName("ProofOfWork").or().haveSimpleName("MacInput").or().haveSimpleName("TokenBuckets")
+        .or().haveSimpleName("PresaleCodes").or().haveSimpleName("Sampler").or().haveSimpleName("BotSettings")
         .should().dependOnClassesThat().resideInAnyPackage("org.apache.pekko..", "scala..")
         .check(MAIN);
   }
