@@ -24,7 +24,7 @@ class ArchitectureTest {
         .or().haveSimpleNameStartingWith("PasswordHasher").or().haveSimpleName("IdentityToken")
         .or().haveSimpleNameStartingWith("Barcode").or().haveSimpleName("Hmac")
         .or().haveSimpleNameStartingWith("PaymentGateway").or().haveSimpleNameStartingWith("PaymentSimulator")
-        .or().haveNameMatching("io\\.boxoffice\\.queue\\.QueueToken.*")
+        .or().haveNameMatching("io\\.boxoffice\\.queue\\.(QueueToken|HmacSha256).*")
         .or().haveNameMatching("io\\.boxoffice\\.edge\\.ClientPrefix.*")
         .should().dependOnClassesThat().resideInAnyPackage("org.apache.pekko..", "scala..")
         .check(MAIN);

@@ -4,14 +4,11 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
-import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.time.Clock;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.Objects;
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 
 /**
  * The signed queue token of cookie {@code bo_q_<eventId>}: a fan's place in one event's line,
@@ -21,7 +18,8 @@ import javax.crypto.spec.SecretKeySpec;
  * {@code version(1) keyId(4) place(8) issuedAt(8) admittedAt(8) len(1) eventId len(1) accountId
  * len(1) prefix mac(32)}: integers big-endian, texts UTF-8 of at most 255 bytes, the MAC over
  * everything before it. The key id (derived from the key) picks the one key to check, so a
- * verification computes at most one MAC; fixed offsets make parsing a few array reads.
+ * verification computes at most one MAC, and {@link HmacSha256} computes it from the key's
+ * precomputed pad states; fixed offsets make parsing a few array reads.
  */
 public final class QueueToken {
   public static final String COOKIE_PREFIX = "bo_q_";
@@ -32,16 +30,19 @@ public final class QueueToken {
   private static final int MAX_TEXT = 255;
   private static final int MIN_BYTES = FIXED + 3 + MAC_BYTES;
   private static final int MAX_BYTES = FIXED + 3 * (1 + MAX_TEXT) + MAC_BYTES;
+  private static final int MIN_CHARS = (MIN_BYTES * 4 + 2) / 3;
   private static final int MAX_CHARS = (MAX_BYTES * 4 + 2) / 3;
   private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
   private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
   private static final Base64.Encoder B64 = Base64.getUrlEncoder().withoutPadding();
+  private static final Base64.Decoder B64D = Base64.getUrlDecoder();
+  private static final String ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+  private static final char FIRST_CHAR = ALPHABET.charAt((VERSION & 0xff) >>> 2);
   private static final byte[] B64_VALUE = new byte[128];
 
   static {
     Arrays.fill(B64_VALUE, (byte) -1);
-    String alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-    for (int i = 0; i < alphabet.length(); i++) B64_VALUE[alphabet.charAt(i)] = (byte) i;
+    for (int i = 0; i < ALPHABET.length(); i++) B64_VALUE[ALPHABET.charAt(i)] = (byte) i;
   }
 
   /** What a token says: whose place in which line, from which network, issued and admitted when (epoch seconds, 0 = not admitted). */
@@ -84,16 +85,16 @@ public final class QueueToken {
   private final long ttlSeconds;
   private final long windowSeconds;
   private final long skewSeconds;
-  private final SecretKeySpec activeKey;
+  private final byte[] activeKey;
   private final int activeId;
-  private final SecretKeySpec previousKey; // null when there is none
+  private final byte[] previousKey; // null when there is none
   private final int previousId;
   private final ThreadLocal<Scratch> scratch;
 
   /** Per-thread MACs and buffers, so a verification allocates nothing but its result. */
   private final class Scratch {
-    final Mac active = newMac(activeKey);
-    final Mac previous = previousKey == null ? null : newMac(previousKey);
+    final HmacSha256 active = new HmacSha256(activeKey);
+    final HmacSha256 previous = previousKey == null ? null : new HmacSha256(previousKey);
     final byte[] bytes = new byte[MAX_BYTES];
     final byte[] expected = new byte[MAC_BYTES];
     final byte[] actual = new byte[MAC_BYTES];
@@ -104,14 +105,14 @@ public final class QueueToken {
     this.ttlSeconds = settings.tokenTtl().toSeconds();
     this.windowSeconds = settings.admissionWindow().toSeconds();
     this.skewSeconds = settings.clockSkew().toSeconds();
-    this.activeKey = new SecretKeySpec(settings.activeKey(), "HmacSHA256");
+    this.activeKey = settings.activeKey();
     this.activeId = keyId(activeKey);
     byte[] previous = settings.previousKey();
-    if (previous == null || Arrays.equals(previous, settings.activeKey())) {
+    if (previous == null || Arrays.equals(previous, activeKey)) {
       this.previousKey = null;
       this.previousId = 0;
     } else {
-      this.previousKey = new SecretKeySpec(previous, "HmacSHA256");
+      this.previousKey = previous;
       this.previousId = keyId(previousKey);
       if (previousId == activeId) {
         throw new IllegalArgumentException("the active and previous queue keys share a key id: generate another active key");
@@ -142,13 +143,7 @@ public final class QueueToken {
     int at = put(b, FIXED, event);
     at = put(b, at, account);
     put(b, at, prefix);
-    Mac mac = scratch.get().active;
-    mac.update(b, 0, macAt);
-    try {
-      mac.doFinal(b, macAt);
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException(e);
-    }
+    scratch.get().active.mac(b, 0, macAt, b, macAt);
     return B64.encodeToString(b);
   }
 
@@ -174,16 +169,11 @@ public final class QueueToken {
     if (macAt + MAC_BYTES != n) return MALFORMED;
 
     int keyId = (int) INT.get(b, 1);
-    Mac mac;
-    if (keyId == activeId) mac = s.active;
-    else if (keyId == previousId && s.previous != null) mac = s.previous;
+    HmacSha256 key;
+    if (keyId == activeId) key = s.active;
+    else if (keyId == previousId && s.previous != null) key = s.previous;
     else return FORGED;
-    mac.update(b, 0, macAt);
-    try {
-      mac.doFinal(s.expected, 0);
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException(e);
-    }
+    key.mac(b, 0, macAt, s.expected, 0);
     System.arraycopy(b, macAt, s.actual, 0, MAC_BYTES);
     if (!MessageDigest.isEqual(s.expected, s.actual)) return FORGED;
 
@@ -241,53 +231,37 @@ public final class QueueToken {
 
   /**
    * Decodes canonical unpadded base64url into {@code out}; the byte count, or -1 for anything
-   * else (a wrong character or length, or non-zero bits after the last byte).
+   * else. Cheap checks come first (length, the version's first character, no padding, zero bits
+   * after the last byte), so most garbage is refused before the JDK's fast decoder runs.
    */
   private static int decode(String s, byte[] out) {
     int len = s.length();
-    if (len > MAX_CHARS || (len & 3) == 1) return -1;
-    int whole = len & ~3;
-    int o = 0;
-    for (int i = 0; i < whole; i += 4) {
-      int v = sextet(s.charAt(i)) << 18 | sextet(s.charAt(i + 1)) << 12 | sextet(s.charAt(i + 2)) << 6 | sextet(s.charAt(i + 3));
-      if (v < 0) return -1;
-      out[o] = (byte) (v >> 16);
-      out[o + 1] = (byte) (v >> 8);
-      out[o + 2] = (byte) v;
-      o += 3;
+    if (len < MIN_CHARS || len > MAX_CHARS || (len & 3) == 1 || s.charAt(0) != FIRST_CHAR) return -1;
+    int last = sextet(s.charAt(len - 1));
+    int unusedBits = switch (len & 3) {
+      case 2 -> 0xf;
+      case 3 -> 0x3;
+      default -> 0;
+    };
+    if (last < 0 || (last & unusedBits) != 0) return -1;
+    try {
+      // Latin-1 turns any character beyond it into '?', which is no base64url character.
+      return B64D.decode(s.getBytes(StandardCharsets.ISO_8859_1), out);
+    } catch (IllegalArgumentException e) {
+      return -1;
     }
-    int rest = len - whole;
-    if (rest == 2) {
-      int v = sextet(s.charAt(whole)) << 6 | sextet(s.charAt(whole + 1));
-      if (v < 0 || (v & 0xf) != 0) return -1;
-      out[o++] = (byte) (v >> 4);
-    } else if (rest == 3) {
-      int v = sextet(s.charAt(whole)) << 12 | sextet(s.charAt(whole + 1)) << 6 | sextet(s.charAt(whole + 2));
-      if (v < 0 || (v & 0x3) != 0) return -1;
-      out[o++] = (byte) (v >> 10);
-      out[o++] = (byte) (v >> 2);
-    }
-    return o;
   }
 
-  /** The 6-bit value of a base64url character, or a value that makes any group negative. */
+  /** The 6-bit value of a base64url character, or -1. */
   private static int sextet(char c) {
     return c < 128 ? B64_VALUE[c] : -1;
   }
 
-  private static Mac newMac(SecretKeySpec key) {
-    try {
-      Mac mac = Mac.getInstance("HmacSHA256");
-      mac.init(key);
-      return mac;
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("HmacSHA256 unavailable", e);
-    }
-  }
-
   /** A public 4-byte name of a key: the start of its MAC of a fixed label. */
-  private static int keyId(SecretKeySpec key) {
-    byte[] tag = newMac(key).doFinal("boxoffice queue key id".getBytes(StandardCharsets.US_ASCII));
+  private static int keyId(byte[] key) {
+    byte[] label = "boxoffice queue key id".getBytes(StandardCharsets.US_ASCII);
+    byte[] tag = new byte[HmacSha256.BYTES];
+    new HmacSha256(key).mac(label, 0, label.length, tag, 0);
     return (int) INT.get(tag, 0);
   }
 }
