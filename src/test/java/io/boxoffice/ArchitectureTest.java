@@ -26,6 +26,10 @@ class ArchitectureTest {
         .or().haveSimpleNameStartingWith("PaymentGateway").or().haveSimpleNameStartingWith("PaymentSimulator")
         .or().haveSimpleName("ProofOfWork").or().haveSimpleName("MacInput").or().haveSimpleName("TokenBuckets")
         .or().haveSimpleName("PresaleCodes").or().haveSimpleName("Sampler").or().haveSimpleName("BotSettings")
+        .or().haveNameMatching("io\\.boxoffice\\.queue\\.(QueueToken|HmacSha256).*")
+        .or().haveNameMatching("io\\.boxoffice\\.edge\\.ClientPrefix.*")
+        .or().haveSimpleName("Lottery").or().haveSimpleNameStartingWith("AdmissionControl")
+        .or().haveSimpleNameStartingWith("OnSaleSchedule")
         .should().dependOnClassesThat().resideInAnyPackage("org.apache.pekko..", "scala..")
         .check(MAIN);
   }
