@@ -20,7 +20,20 @@ import io.boxoffice.inventory.EventInventory;
 import io.boxoffice.inventory.InventorySettings;
 import io.boxoffice.edge.Manifests;
 import io.boxoffice.ops.Hmac;
+import io.boxoffice.edge.ClientPrefix;
+import io.boxoffice.edge.FanContext;
+import io.boxoffice.queue.BotSettings;
+import io.boxoffice.queue.EdgeLine;
 import io.boxoffice.queue.OnSaleKeeper;
+import io.boxoffice.queue.PresaleCodes;
+import io.boxoffice.queue.PresaleRegistry;
+import io.boxoffice.queue.ProofOfWork;
+import io.boxoffice.queue.QueueAdmission;
+import io.boxoffice.queue.QueuePlace;
+import io.boxoffice.queue.QueueRoutes;
+import io.boxoffice.queue.QueueToken;
+import io.boxoffice.queue.QueueTokenSettings;
+import io.boxoffice.queue.TokenBuckets;
 import io.boxoffice.queue.WaitingRoom;
 import io.boxoffice.queue.WaitingRoomSettings;
 import io.boxoffice.ops.NodeConfig;
@@ -76,6 +89,23 @@ public final class Node {
   public int httpPort() { return binding.localAddress().getPort(); }
   public PaymentGateway payments() { return payments; }
 
+  /** Where each kind of entity is, by entity id: sharding in a node, probes or local actors in tests. */
+  record Refs(Function<String, RecipientRef<EventInventory.Command>> inventories,
+              Function<String, RecipientRef<Cart.Command>> carts,
+              Function<String, RecipientRef<TicketWallet.Command>> wallets,
+              Function<String, RecipientRef<WaitingRoom.Command>> rooms,
+              Function<String, RecipientRef<QueuePlace.Command>> places,
+              Function<String, RecipientRef<PresaleRegistry.Command>> registries) {
+    static Refs of(ClusterSharding sharding) {
+      return new Refs(id -> sharding.entityRefFor(EventInventory.ENTITY_TYPE_KEY, id),
+          id -> sharding.entityRefFor(Cart.ENTITY_TYPE_KEY, id),
+          id -> sharding.entityRefFor(TicketWallet.ENTITY_TYPE_KEY, id),
+          id -> sharding.entityRefFor(WaitingRoom.ENTITY_TYPE_KEY, id),
+          id -> sharding.entityRefFor(QueuePlace.ENTITY_TYPE_KEY, id),
+          id -> sharding.entityRefFor(PresaleRegistry.ENTITY_TYPE_KEY, id));
+    }
+  }
+
   /** Starts a node from already loaded configuration (see {@link NodeConfig#resolve}). */
   public static Node start(Config base, Options options) throws Exception {
     Config config = NodeConfig.resolve(base);
@@ -90,19 +120,13 @@ public final class Node {
       Clock clock = options.clock();
       PaymentGateway payments = options.payments() != null ? options.payments()
           : new PaymentSimulator(bo.getDuration("payments.slow-delay"), bo.getDouble("payments.failure-rate"));
-
-      ClusterSharding sharding = ClusterSharding.get(system);
-      Function<String, RecipientRef<EventInventory.Command>> inventories =
-          id -> sharding.entityRefFor(EventInventory.ENTITY_TYPE_KEY, id);
-      Function<String, RecipientRef<TicketWallet.Command>> wallets =
-          id -> sharding.entityRefFor(TicketWallet.ENTITY_TYPE_KEY, id);
-      Function<String, RecipientRef<Cart.Command>> carts = id -> sharding.entityRefFor(Cart.ENTITY_TYPE_KEY, id);
-
+      Refs refs = Refs.of(ClusterSharding.get(system));
       Duration askTimeout = bo.getDuration("http.ask-timeout");
       Barcode barcodes = new Barcode(Hmac.fromBase64OrRandom(secret(bo, "ticket-key", "barcodes")));
+
       InventorySettings inventorySettings = InventorySettings.fromConfig(config, clock);
       EventInventory.init(system, inventorySettings);
-      Cart.init(system, new CartSettings(clock, payments, barcodes, inventories, wallets, askTimeout,
+      Cart.init(system, new CartSettings(clock, payments, barcodes, refs.inventories(), refs.wallets(), askTimeout,
           Duration.ofMillis(500), Duration.ofSeconds(30)));
       // Journal write times are wall-clock times, so the sweep measures staleness on the wall clock.
       CheckoutRecovery.init(system, Clock.systemUTC(), bo.getDuration("checkout-recovery.interval"),
@@ -110,13 +134,15 @@ public final class Node {
       ActorRef<Topic.Command<WaitingRoom.Manifest>> manifestTopic = system.systemActorOf(
           Topic.create(WaitingRoom.Manifest.class, Manifests.TOPIC), Manifests.TOPIC, Props.empty());
       WaitingRoom.init(system, new WaitingRoomSettings(clock, bo.getDuration("queue.tick"), bo.getDuration("queue.admission-window"),
-          inventories, m -> manifestTopic.tell(Topic.publish(m)), askTimeout));
+          refs.inventories(), m -> manifestTopic.tell(Topic.publish(m)), askTimeout));
       OnSaleKeeper.init(system, bo.getDuration("queue.keeper-interval"));
+      QueuePlace.init(system);
+      PresaleRegistry.init(system);
       TicketWallet.init(system);
       Account.init(system);
       Venue.init(system);
 
-      Route routes = routes(system, bo, clock, askTimeout, barcodes, inventorySettings, inventories, wallets, carts);
+      Route routes = routes(system, config, clock, askTimeout, barcodes, inventorySettings, refs, manifestTopic);
       ServerBinding binding = Http.get(system)
           .newServerAt(bo.getString("http.interface"), bo.getInt("http.port"))
           .bind(routes)
@@ -131,34 +157,60 @@ public final class Node {
     }
   }
 
-  private static Route routes(ActorSystem<Void> system, Config bo, Clock clock, Duration askTimeout, Barcode barcodes,
-                              InventorySettings inventorySettings,
-                              Function<String, RecipientRef<EventInventory.Command>> inventories,
-                              Function<String, RecipientRef<TicketWallet.Command>> wallets,
-                              Function<String, RecipientRef<Cart.Command>> carts) {
+  private static Route routes(ActorSystem<Void> system, Config config, Clock clock, Duration askTimeout, Barcode barcodes,
+                              InventorySettings inventorySettings, Refs refs,
+                              ActorRef<Topic.Command<WaitingRoom.Manifest>> manifestTopic) {
+    Config bo = config.getConfig("boxoffice");
     Api api = new Api(system, askTimeout, bo.getBytes("http.max-body-bytes"));
     IdentityToken identityTokens = new IdentityToken(Hmac.fromBase64OrRandom(secret(bo, "identity-key", "sign-in cookies")),
         clock, Duration.ofHours(bo.getInt("accounts.session-hours")));
     Identity identity = new Identity(identityTokens, api);
     Executor blocking = system.dispatchers().lookup(DispatcherSelector.fromConfig("boxoffice.blocking-dispatcher"));
-    EventViews views = new EventViews(inventories, system.scheduler(), api.mapper(), clock, askTimeout,
+    EventViews views = new EventViews(refs.inventories(), system.scheduler(), api.mapper(), clock, askTimeout,
         inventorySettings.availabilityInterval());
+
+    // The waiting room at the edge: tokens, network prefixes, rate limits, bot defenses, manifests.
+    QueueTokenSettings queueSettings = QueueTokenSettings.fromConfig(config, clock);
+    QueueToken queueTokens = queueSettings.tokens();
+    long tokenMaxAge = queueSettings.tokenTtl().toSeconds();
+    BotSettings bots = BotSettings.from(config);
+    FanContext fans = new FanContext(ClientPrefix.fromConfig(config),
+        new TokenBuckets(bots.perAccount().burst(), bots.perAccount().perSecond(), bots.maxKeys(), clock),
+        new TokenBuckets(bots.perPrefix().burst(), bots.perPrefix().perSecond(), bots.maxKeys(), clock), api);
+    PresaleCodes presale = new PresaleCodes(Hmac.fromBase64OrRandom(secret(bo, "bots.presale-key", "presale codes", "")));
+    ProofOfWork pow = new ProofOfWork(Hmac.fromBase64OrRandom(secret(bo, "bots.pow-key", "proof-of-work challenges", "")), clock,
+        bots.powChallengeTtl(), bots.powUsedMax());
+    // Staleness of what this node heard is a matter of real time, whatever clock the sale runs on.
+    Manifests manifests = new Manifests(system, manifestTopic, refs.rooms(), Clock.systemUTC(), Duration.ofSeconds(5), askTimeout);
+    EdgeLine line = new EdgeLine(refs.rooms(), system.scheduler(), askTimeout);
+    system.scheduler().scheduleWithFixedDelay(Duration.ofSeconds(1), Duration.ofSeconds(1), line::report, system.executionContext());
+    Bulkhead bulkhead = new Bulkhead(bo.getInt("edge.per-event-in-flight"));
 
     AccountRoutes accounts = new AccountRoutes(system, api, identityTokens,
         new PasswordHasher(bo.getInt("accounts.pbkdf2-iterations")), blocking);
-    AdminRoutes admin = new AdminRoutes(system, api, token(bo, "admin-token", "Admin"), bo.getBytes("http.max-admin-body-bytes"));
-    ShopRoutes shop = new ShopRoutes(api, new BulkheadDirectives(new Bulkhead(bo.getInt("edge.per-event-in-flight")), api), identity,
-        ShopAdmission.everyone(), views, inventories, carts, system.scheduler());
-    TicketRoutes tickets = new TicketRoutes(api, identity, barcodes, token(bo, "gate-token", "Gate"), carts, wallets,
-        inventories, system.scheduler());
+    AdminRoutes admin = new AdminRoutes(system, api, token(bo, "admin-token", "Admin"), bo.getBytes("http.max-admin-body-bytes"),
+        presale, refs.registries());
+    QueueRoutes queue = new QueueRoutes(api, identity, fans, manifests, queueTokens, line, pow, presale, refs.places(),
+        refs.registries(), system.scheduler(), clock, tokenMaxAge);
+    ShopRoutes shop = new ShopRoutes(api, new BulkheadDirectives(bulkhead, api), identity,
+        new QueueAdmission(api, fans, manifests, queueTokens, clock, tokenMaxAge), views, refs.inventories(), refs.carts(),
+        system.scheduler());
+    TicketRoutes tickets = new TicketRoutes(api, identity, barcodes, token(bo, "gate-token", "Gate"), refs.carts(), refs.wallets(),
+        refs.inventories(), system.scheduler());
     AllDirectives d = new AllDirectives() {};
-    return api.seal(d.concat(accounts.routes(), admin.routes(), shop.routes(), tickets.routes()));
+    // The queue's paths come before the shop's: the shop checks admission for every path under an event.
+    return api.seal(d.concat(accounts.routes(), admin.routes(), queue.routes(), shop.routes(), tickets.routes()));
   }
 
   private static String secret(Config bo, String key, String what) {
-    String value = bo.getString("secrets." + key);
+    return secret(bo, key, what, "secrets.");
+  }
+
+  /** A configured base64 key, or "" (a random key) with a warning that what it signs dies with the node. */
+  private static String secret(Config bo, String key, String what, String section) {
+    String value = bo.getString(section + key);
     if (value.isBlank()) {
-      log.warn("boxoffice.secrets.{} is not set: {} are signed with a random key and do not survive a restart", key, what);
+      log.warn("boxoffice.{}{} is not set: {} are signed with a random key and do not survive a restart", section, key, what);
     }
     return value;
   }

@@ -7,6 +7,11 @@ import io.boxoffice.edge.ApiError;
 import io.boxoffice.inventory.EventDefinition;
 import io.boxoffice.inventory.EventInventory;
 import io.boxoffice.queue.OnSaleSchedule;
+import io.boxoffice.queue.PresaleCodes;
+import io.boxoffice.queue.PresaleRegistry;
+import java.util.function.Function;
+import org.apache.pekko.actor.typed.RecipientRef;
+import org.apache.pekko.actor.typed.javadsl.AskPattern;
 import io.boxoffice.queue.WaitingRoom;
 import io.boxoffice.venue.StadiumGenerator;
 import io.boxoffice.venue.Venue;
@@ -39,6 +44,9 @@ public final class AdminRoutes extends AllDirectives {
   public record OnSaleRequest(String lobbyOpensAt, String startsAt, Integer admissionPerMinute, Integer maxActiveShoppers,
                               Boolean presale, Integer powBits) {}
 
+  /** {@code POST /admin/events/{id}/presale/invitations}. */
+  public record InvitationsRequest(Integer count) {}
+
   /** {@code PATCH /admin/events/{id}/onsale}. */
   public record RatesRequest(Integer admissionPerMinute, Integer maxActiveShoppers) {}
 
@@ -50,8 +58,13 @@ public final class AdminRoutes extends AllDirectives {
   private final Api api;
   private final byte[] adminToken;
   private final long maxVenueBytes;
+  private final PresaleCodes presale;
+  private final Function<String, RecipientRef<PresaleRegistry.Command>> registries;
 
-  public AdminRoutes(ActorSystem<?> system, Api api, String adminToken, long maxVenueBytes) {
+  public AdminRoutes(ActorSystem<?> system, Api api, String adminToken, long maxVenueBytes, PresaleCodes presale,
+                     Function<String, RecipientRef<PresaleRegistry.Command>> registries) {
+    this.presale = presale;
+    this.registries = registries;
     this.system = system;
     this.api = api;
     this.adminToken = adminToken.getBytes(StandardCharsets.UTF_8);
@@ -67,7 +80,9 @@ public final class AdminRoutes extends AllDirectives {
             put(() -> api.body(OnSaleRequest.class, r -> schedule(eventId, r))),
             patch(() -> api.body(RatesRequest.class, r -> rates(eventId, r))))),
         path(segment("events").slash(segment()).slash("onsale").slash("pause"), eventId -> post(() -> paused(eventId, true))),
-        path(segment("events").slash(segment()).slash("onsale").slash("resume"), eventId -> post(() -> paused(eventId, false))))));
+        path(segment("events").slash(segment()).slash("onsale").slash("resume"), eventId -> post(() -> paused(eventId, false))),
+        path(segment("events").slash(segment()).slash("presale").slash("invitations"),
+            eventId -> post(() -> api.body(InvitationsRequest.class, r -> invitations(eventId, r)))))));
   }
 
   /** 401 without a bearer token, 403 with a wrong one; compared in constant time. */
@@ -188,6 +203,18 @@ public final class AdminRoutes extends AllDirectives {
     return api.respond(room(eventId)
         .<WaitingRoom.Reply>ask(ref -> new WaitingRoom.SetPaused(paused, ref), api.askTimeout())
         .thenApply(this::manifestReply));
+  }
+
+  /** A random sample of the presale's registrants, each with the code bound to account and event. */
+  private Route invitations(String eventId, InvitationsRequest r) {
+    if (r.count() == null || r.count() < 1 || r.count() > 1_000_000) throw ApiError.badRequest("count must be 1-1000000");
+    if (!VenueLayout.isValidEntityId(eventId)) return complete(api.error(404, "not_found", "no such event"));
+    CompletionStage<HttpResponse> response = AskPattern
+        .<PresaleRegistry.Command, PresaleRegistry.Sampled>ask(registries.apply(eventId), ref -> new PresaleRegistry.Sample(r.count(), ref),
+            api.askTimeout(), system.scheduler())
+        .thenApply(sampled -> api.json(200, Map.of("invitations", sampled.accountIds().stream()
+            .map(account -> Map.of("accountId", account, "code", presale.codeFor(eventId, account))).toList())));
+    return api.respond(response);
   }
 
   private HttpResponse manifestReply(WaitingRoom.Reply reply) {

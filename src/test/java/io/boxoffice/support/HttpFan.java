@@ -31,6 +31,7 @@ public final class HttpFan {
 
   private final String base;
   private String cookie;
+  private final java.util.Map<String, String> queueCookies = new java.util.concurrent.ConcurrentHashMap<>();
 
   public HttpFan(int port) {
     this.base = "http://127.0.0.1:" + port;
@@ -41,6 +42,16 @@ public final class HttpFan {
   public HttpFan withCookie(String value) {
     this.cookie = value;
     return this;
+  }
+
+  /** Carries a {@code bo_q_<eventId>} queue token from now on. */
+  public HttpFan withQueueCookie(String eventId, String token) {
+    queueCookies.put(eventId, token);
+    return this;
+  }
+
+  public String queueCookie(String eventId) {
+    return queueCookies.get(eventId);
   }
 
   /** Registers and signs in; returns the account id. */
@@ -63,7 +74,10 @@ public final class HttpFan {
     HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(30))
         .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
     if (body != null) b.header("Content-Type", "application/json");
-    if (cookie != null) b.header("Cookie", "bo_id=" + cookie);
+    StringBuilder cookies = new StringBuilder();
+    if (cookie != null) cookies.append("bo_id=").append(cookie);
+    queueCookies.forEach((event, token) -> cookies.append(cookies.length() > 0 ? "; " : "").append("bo_q_").append(event).append('=').append(token));
+    if (cookies.length() > 0) b.header("Cookie", cookies.toString());
     for (int i = 0; i + 1 < headers.length; i += 2) b.header(headers[i], headers[i + 1]);
     return CLIENT.sendAsync(b.build(), HttpResponse.BodyHandlers.ofString())
         .thenApply(r -> new Reply(r.statusCode(), r.body(), r.headers()));

@@ -33,6 +33,9 @@ public final class TestNode {
             Map.entry("boxoffice.secrets.gate-token", GATE_TOKEN),
             Map.entry("boxoffice.secrets.identity-key", KEY),
             Map.entry("boxoffice.secrets.ticket-key", KEY),
+            Map.entry("boxoffice.queue.keys.active", KEY),
+            Map.entry("boxoffice.bots.presale-key", KEY),
+            Map.entry("boxoffice.bots.pow-key", KEY),
             Map.entry("boxoffice.accounts.pbkdf2-iterations", 1000)))
         .withFallback(ConfigFactory.load());
   }

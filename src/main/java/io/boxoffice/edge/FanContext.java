@@ -1,0 +1,54 @@
+package io.boxoffice.edge;
+
+import io.boxoffice.queue.TokenBuckets;
+import java.net.InetAddress;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import org.apache.pekko.http.javadsl.model.AttributeKeys;
+import org.apache.pekko.http.javadsl.model.headers.RetryAfter;
+import org.apache.pekko.http.javadsl.server.AllDirectives;
+import org.apache.pekko.http.javadsl.server.Route;
+
+/**
+ * The per-request facts every fan-facing route shares: the client network prefix (from the TCP
+ * peer, or from X-Forwarded-For behind a trusted proxy) and the token-bucket rate limits per
+ * account and per prefix, answered with 429 + Retry-After.
+ */
+public final class FanContext extends AllDirectives {
+  private final ClientPrefix prefixes;
+  private final TokenBuckets perAccount;
+  private final TokenBuckets perPrefix;
+  private final Api api;
+
+  public FanContext(ClientPrefix prefixes, TokenBuckets perAccount, TokenBuckets perPrefix, Api api) {
+    this.prefixes = prefixes;
+    this.perAccount = perAccount;
+    this.perPrefix = perPrefix;
+    this.api = api;
+  }
+
+  /** The client network prefix of the request, e.g. {@code 203.0.113.0/24}. */
+  public Route prefix(Function<String, Route> inner) {
+    return extractRequest(request -> {
+      Optional<InetAddress> peer = request.getAttribute(AttributeKeys.remoteAddress).flatMap(a -> a.getAddress());
+      Optional<String> forwarded = request.getHeader(ClientPrefix.FORWARDED_FOR).map(h -> h.value());
+      InetAddress address = peer.orElseGet(InetAddress::getLoopbackAddress);
+      return inner.apply(prefixes.of(address, forwarded));
+    });
+  }
+
+  /** Runs {@code inner} if both the account's and the prefix's buckets have a token, else 429. */
+  public Route limited(String account, String prefix, Supplier<Route> inner) {
+    TokenBuckets.Decision byAccount = perAccount.tryTake(account);
+    if (!byAccount.allowed()) return tooMany(byAccount.retryAfterSeconds());
+    TokenBuckets.Decision byPrefix = perPrefix.tryTake(prefix);
+    if (!byPrefix.allowed()) return tooMany(byPrefix.retryAfterSeconds());
+    return inner.get();
+  }
+
+  private Route tooMany(long retryAfterSeconds) {
+    return complete(api.json(429, java.util.Map.of("error", "rate_limited", "message", "too many requests, slow down"))
+        .addHeader(RetryAfter.create(Math.max(1, retryAfterSeconds))));
+  }
+}

@@ -1,0 +1,15 @@
+package io.boxoffice.queue;
+
+import org.apache.pekko.http.javadsl.model.headers.HttpCookie;
+import org.apache.pekko.http.javadsl.model.headers.SameSite;
+import org.apache.pekko.http.javadsl.model.headers.SetCookie;
+
+/** The {@code bo_q_<eventId>} cookie: the signed queue token, HttpOnly, Secure, SameSite=Lax, for the whole site. */
+public final class QueueCookie {
+  private QueueCookie() {}
+
+  public static SetCookie of(QueueToken tokens, QueueToken.Claims claims, long maxAgeSeconds) {
+    return SetCookie.create(HttpCookie.create(QueueToken.cookieName(claims.eventId()), tokens.issue(claims))
+        .withHttpOnly(true).withSecure(true).withSameSite(SameSite.Lax).withPath("/").withMaxAge(maxAgeSeconds));
+  }
+}

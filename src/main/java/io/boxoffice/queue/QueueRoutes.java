@@ -1,0 +1,188 @@
+package io.boxoffice.queue;
+
+import static org.apache.pekko.http.javadsl.server.PathMatchers.segment;
+
+import io.boxoffice.edge.Api;
+import io.boxoffice.edge.ApiError;
+import io.boxoffice.edge.FanContext;
+import io.boxoffice.edge.Identity;
+import io.boxoffice.edge.Manifests;
+import io.boxoffice.venue.VenueLayout;
+import java.time.Clock;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Function;
+import org.apache.pekko.actor.typed.RecipientRef;
+import org.apache.pekko.actor.typed.Scheduler;
+import org.apache.pekko.actor.typed.javadsl.AskPattern;
+import org.apache.pekko.http.javadsl.model.HttpResponse;
+import org.apache.pekko.http.javadsl.model.headers.RawHeader;
+import org.apache.pekko.http.javadsl.server.AllDirectives;
+import org.apache.pekko.http.javadsl.server.Route;
+
+/**
+ * The waiting room's fan calls under {@code /api/events/{eventId}}: join the queue (with a
+ * presale code and a proof of work when the on-sale asks for them), read one's standing, read
+ * the manifest, get a proof-of-work challenge, register for a presale. All of it is answered
+ * from this node's memory and the fan's signed token; only a later arrival's first join and a
+ * presale registration reach an entity.
+ */
+public final class QueueRoutes extends AllDirectives {
+
+  /** {@code POST .../queue} body. */
+  public record JoinRequest(String code, Pow pow) {}
+
+  /** A proof-of-work answer. */
+  public record Pow(String challenge, String nonce) {}
+
+  private final Api api;
+  private final Identity identity;
+  private final FanContext fans;
+  private final Manifests manifests;
+  private final QueueToken tokens;
+  private final EdgeLine line;
+  private final ProofOfWork pow;
+  private final PresaleCodes presale;
+  private final Function<String, RecipientRef<QueuePlace.Command>> places;
+  private final Function<String, RecipientRef<PresaleRegistry.Command>> registries;
+  private final Scheduler scheduler;
+  private final Clock clock;
+  private final long tokenMaxAgeSeconds;
+
+  public QueueRoutes(Api api, Identity identity, FanContext fans, Manifests manifests, QueueToken tokens, EdgeLine line,
+                     ProofOfWork pow, PresaleCodes presale, Function<String, RecipientRef<QueuePlace.Command>> places,
+                     Function<String, RecipientRef<PresaleRegistry.Command>> registries, Scheduler scheduler, Clock clock,
+                     long tokenMaxAgeSeconds) {
+    this.api = api;
+    this.identity = identity;
+    this.fans = fans;
+    this.manifests = manifests;
+    this.tokens = tokens;
+    this.line = line;
+    this.pow = pow;
+    this.presale = presale;
+    this.places = places;
+    this.registries = registries;
+    this.scheduler = scheduler;
+    this.clock = clock;
+    this.tokenMaxAgeSeconds = tokenMaxAgeSeconds;
+  }
+
+  public Route routes() {
+    return pathPrefix(segment("api").slash("events").slash(segment()), eventId -> concat(
+        path("queue", () -> post(() -> fan(eventId, (account, prefix) -> api.body(JoinRequest.class, r -> join(eventId, account, prefix, r))))),
+        path(segment("queue").slash("status"), () -> get(() -> fan(eventId, (account, prefix) -> status(eventId, account, prefix)))),
+        path(segment("queue").slash("manifest"), () -> get(() -> fan(eventId, (account, prefix) -> manifest(eventId)))),
+        path(segment("queue").slash("challenge"), () -> get(() -> fan(eventId, (account, prefix) -> challenge(eventId, account)))),
+        path(segment("presale").slash("registrations"), () -> post(() -> fan(eventId, (account, prefix) -> register(eventId, account))))));
+  }
+
+  /** Signed in, within the rate limits, for a well-formed event id. */
+  private Route fan(String eventId, java.util.function.BiFunction<String, String, Route> inner) {
+    if (!VenueLayout.isValidEntityId(eventId)) return complete(api.error(404, "not_found", "no such event"));
+    return identity.account(account -> fans.prefix(prefix -> fans.limited(account, prefix, () -> inner.apply(account, prefix))));
+  }
+
+  // ---- join ------------------------------------------------------------------------------
+
+  private Route join(String eventId, String account, String prefix, JoinRequest r) {
+    return onSuccess(manifests.current(eventId), m -> optionalCookie(QueueToken.cookieName(eventId), cookie -> {
+      long now = clock.millis();
+      if (Standing.openSale(m)) return complete(api.json(200, Map.of("state", "admitted")));
+      if (now < m.lobbyOpensAt()) return complete(api.error(409, "not_open", "the lobby opens at " + java.time.Instant.ofEpochMilli(m.lobbyOpensAt())));
+      // One place per account: a valid token of this account keeps its place.
+      Optional<QueueToken.Claims> held = cookie.map(c -> tokens.verify(c.value(), eventId, account, prefix))
+          .filter(v -> v instanceof QueueToken.Valid).map(v -> ((QueueToken.Valid) v).claims());
+      if (held.isPresent()) return answer(held.get(), m, now);
+      if (m.presale() && (r.code() == null || !presale.valid(eventId, account, r.code()))) {
+        return complete(api.error(403, "bad_code", "a valid presale code for this account is required"));
+      }
+      if (m.powBits() > 0) {
+        ProofOfWork.Verdict verdict = r.pow() == null ? ProofOfWork.Verdict.MALFORMED
+            : pow.check(eventId, account, m.powBits(), r.pow().challenge(), r.pow().nonce());
+        if (verdict != ProofOfWork.Verdict.ACCEPTED) {
+          return complete(api.error(403, "bad_pow", "the proof of work was not accepted (" + verdict.name().toLowerCase() + ")"));
+        }
+      }
+      long nowSec = now / 1000;
+      if (m.salt() == null) {
+        line.countLobbyJoin(eventId);
+        return answer(new QueueToken.Claims(eventId, account, 0, prefix, nowSec, 0), m, now);
+      }
+      CompletionStage<QueueToken.Claims> later = line.nextPlace(eventId)
+          .thenCompose(offered -> AskPattern.<QueuePlace.Command, QueuePlace.Place>ask(
+              places.apply(QueuePlace.entityId(eventId, account)), ref -> new QueuePlace.Claim(offered, ref), api.askTimeout(), scheduler))
+          .thenApply(place -> new QueueToken.Claims(eventId, account, place.place(), prefix, nowSec, 0));
+      return onComplete(later, result -> result.isSuccess()
+          ? answer(result.get(), m, now)
+          : complete(api.failure(result.failed().get())));
+    }));
+  }
+
+  /** 200 {state, position}, with the token as a cookie. */
+  private Route answer(QueueToken.Claims claims, WaitingRoom.Manifest m, long now) {
+    Standing s = Standing.of(claims, m, tokens, now);
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("state", s.state());
+    if (s.position() > 0) body.put("position", s.position());
+    return complete(api.json(200, body).addHeader(cookie(s.claims())));
+  }
+
+  // ---- status, manifest, challenge, presale ----------------------------------------------
+
+  private Route status(String eventId, String account, String prefix) {
+    return onSuccess(manifests.current(eventId), m -> optionalCookie(QueueToken.cookieName(eventId), cookie -> {
+      if (cookie.isEmpty()) return complete(api.error(403, "not_admitted", "join the queue first"));
+      QueueToken.Verification v = tokens.verify(cookie.get().value(), eventId, account, prefix);
+      if (!(v instanceof QueueToken.Valid valid)) return complete(api.error(403, "bad_token", "the queue token is not valid here"));
+      Standing s = Standing.of(valid.claims(), m, tokens, clock.millis());
+      Map<String, Object> body = new LinkedHashMap<>();
+      body.put("state", s.state());
+      body.put("position", s.position() == 0 ? null : s.position());
+      body.put("admittedUpTo", m.admittedUpTo());
+      body.put("aheadOfYou", s.aheadOf(m));
+      body.put("estimatedWaitSeconds", s.estimatedWaitSeconds(m));
+      body.put("seatsRemaining", m.seatsRemaining());
+      HttpResponse response = api.json(200, body).addHeader(RawHeader.create("Cache-Control", "private, no-store"));
+      if (s.reissue()) response = response.addHeader(cookie(s.claims()));
+      return complete(response);
+    }));
+  }
+
+  private Route manifest(String eventId) {
+    return onSuccess(manifests.current(eventId), m -> {
+      Map<String, Object> body = new LinkedHashMap<>();
+      body.put("state", Standing.openSale(m) ? "open" : m.state());
+      body.put("admittedUpTo", m.admittedUpTo());
+      body.put("admissionPerMinute", m.admissionPerMinute());
+      body.put("seatsRemaining", m.seatsRemaining());
+      body.put("updatedAt", java.time.Instant.ofEpochMilli(m.updatedAt()).toString());
+      return complete(api.json(200, body).addHeader(RawHeader.create("Cache-Control", "public, max-age=5")));
+    });
+  }
+
+  private Route challenge(String eventId, String account) {
+    return onSuccess(manifests.current(eventId), m -> complete(api.json(200,
+        Map.of("challenge", pow.issue(eventId, account), "bits", m.powBits()))
+        .addHeader(RawHeader.create("Cache-Control", "private, no-store"))));
+  }
+
+  private Route register(String eventId, String account) {
+    CompletionStage<HttpResponse> response = manifests.current(eventId).thenCompose(m -> {
+      if (Standing.openSale(m) || !m.presale()) {
+        return CompletableFuture.failedFuture(new ApiError(409, "no_presale", "this event has no presale"));
+      }
+      return AskPattern.<PresaleRegistry.Command, PresaleRegistry.Registered>ask(registries.apply(eventId),
+              ref -> new PresaleRegistry.Register(account, ref), api.askTimeout(), scheduler)
+          .thenApply(r -> api.json(201, Map.of("eventId", eventId, "registered", true)));
+    });
+    return api.respond(response);
+  }
+
+  private org.apache.pekko.http.javadsl.model.headers.SetCookie cookie(QueueToken.Claims claims) {
+    return QueueCookie.of(tokens, claims, tokenMaxAgeSeconds);
+  }
+}
