@@ -25,6 +25,7 @@ import io.boxoffice.edge.FanContext;
 import io.boxoffice.queue.BotSettings;
 import io.boxoffice.queue.EdgeLine;
 import io.boxoffice.queue.OnSaleKeeper;
+import io.boxoffice.queue.PageRoutes;
 import io.boxoffice.queue.PresaleCodes;
 import io.boxoffice.queue.PresaleRegistry;
 import io.boxoffice.queue.ProofOfWork;
@@ -197,9 +198,10 @@ public final class Node {
         system.scheduler());
     TicketRoutes tickets = new TicketRoutes(api, identity, barcodes, token(bo, "gate-token", "Gate"), refs.carts(), refs.wallets(),
         refs.inventories(), system.scheduler());
+    PageRoutes pages = new PageRoutes(api, identity, fans, manifests, queueTokens, clock, tokenMaxAge);
     AllDirectives d = new AllDirectives() {};
     // The queue's paths come before the shop's: the shop checks admission for every path under an event.
-    return api.seal(d.concat(accounts.routes(), admin.routes(), queue.routes(), shop.routes(), tickets.routes()));
+    return api.seal(d.concat(pages.routes(), accounts.routes(), admin.routes(), queue.routes(), shop.routes(), tickets.routes()));
   }
 
   private static String secret(Config bo, String key, String what) {

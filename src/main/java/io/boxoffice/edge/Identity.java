@@ -15,6 +15,11 @@ public final class Identity extends AllDirectives {
     this.api = api;
   }
 
+  /** The signed-in account, if the request carries a valid {@code bo_id}. */
+  public Route optionalAccount(Function<java.util.Optional<String>, Route> inner) {
+    return optionalCookie(IdentityToken.COOKIE, cookie -> inner.apply(cookie.map(c -> tokens.verify(c.value()))));
+  }
+
   public Route account(Function<String, Route> inner) {
     return optionalCookie(IdentityToken.COOKIE, cookie -> {
       String account = cookie.map(c -> tokens.verify(c.value())).orElse(null);

@@ -95,6 +95,12 @@ class WaitingRoomIntegrationTest {
     assertTrue(cookie.contains("HttpOnly") && cookie.contains("Secure") && cookie.contains("SameSite=Lax") && cookie.contains("Path=/"), cookie);
     assertEquals("lobby", status(early, e).json().get("state").asText());
     assertEquals("private, no-store", status(early, e).headers().firstValue("Cache-Control").orElseThrow());
+    HttpFan.Reply page = early.send("GET", "/events/" + e, null);
+    assertEquals(200, page.status());
+    assertTrue(page.body().contains("Waiting room"), "a fan in the lobby sees the waiting room");
+    assertEquals("private, no-store", page.headers().firstValue("Cache-Control").orElseThrow());
+    assertTrue(page.headers().firstValue("Content-Type").orElseThrow().startsWith("text/html"));
+    assertTrue(new HttpFan(node.httpPort()).send("GET", "/events/" + e, null).body().contains("Waiting room"), "signed out too");
     HttpFan.Reply shut = early.send("POST", "/api/events/" + e + "/cart/holds", "{\"best\":{\"quantity\":2}}");
     assertEquals(403, shut.status());
     assertEquals("not_admitted", shut.error());
@@ -109,6 +115,9 @@ class WaitingRoomIntegrationTest {
     // The line moves by the (test) clock: 10 places a second at 600 a minute.
     clock.advance(Duration.ofSeconds(2));
     awaitStats(e, s -> s.get("admittedUpTo").asInt() >= 1);
+    HttpFan.Reply shopPage = early.send("GET", "/events/" + e, null);
+    assertEquals(200, shopPage.status());
+    assertTrue(shopPage.body().contains("Choose your seats"), "an admitted fan's page is the shop");
     assertEquals("admitted", status(early, e).json().get("state").asText());
     HttpFan.Reply hold = early.send("POST", "/api/events/" + e + "/cart/holds", "{\"best\":{\"quantity\":2}}");
     assertEquals(200, hold.status(), hold.body());
