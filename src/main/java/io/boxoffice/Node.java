@@ -125,7 +125,9 @@ public final class Node {
       Duration askTimeout = bo.getDuration("http.ask-timeout");
       Barcode barcodes = new Barcode(Hmac.fromBase64OrRandom(secret(bo, "ticket-key", "barcodes")));
 
-      InventorySettings inventorySettings = InventorySettings.fromConfig(config, clock);
+      // One verifier for the edge and the inventory's own check: the same keys.
+      QueueTokenSettings queueSettings = QueueTokenSettings.fromConfig(config, clock);
+      InventorySettings inventorySettings = InventorySettings.fromConfig(config, clock, queueSettings.tokens());
       EventInventory.init(system, inventorySettings);
       Cart.init(system, new CartSettings(clock, payments, barcodes, refs.inventories(), refs.wallets(), askTimeout,
           Duration.ofMillis(500), Duration.ofSeconds(30)));
@@ -143,7 +145,7 @@ public final class Node {
       Account.init(system);
       Venue.init(system);
 
-      Route routes = routes(system, config, clock, askTimeout, barcodes, inventorySettings, refs, manifestTopic);
+      Route routes = routes(system, config, clock, askTimeout, barcodes, inventorySettings, refs, manifestTopic, queueSettings);
       ServerBinding binding = Http.get(system)
           .newServerAt(bo.getString("http.interface"), bo.getInt("http.port"))
           .bind(routes)
@@ -160,7 +162,8 @@ public final class Node {
 
   private static Route routes(ActorSystem<Void> system, Config config, Clock clock, Duration askTimeout, Barcode barcodes,
                               InventorySettings inventorySettings, Refs refs,
-                              ActorRef<Topic.Command<WaitingRoom.Manifest>> manifestTopic) {
+                              ActorRef<Topic.Command<WaitingRoom.Manifest>> manifestTopic,
+                              QueueTokenSettings queueSettings) {
     Config bo = config.getConfig("boxoffice");
     Api api = new Api(system, askTimeout, bo.getBytes("http.max-body-bytes"));
     IdentityToken identityTokens = new IdentityToken(Hmac.fromBase64OrRandom(secret(bo, "identity-key", "sign-in cookies")),
@@ -171,8 +174,7 @@ public final class Node {
         inventorySettings.availabilityInterval());
 
     // The waiting room at the edge: tokens, network prefixes, rate limits, bot defenses, manifests.
-    QueueTokenSettings queueSettings = QueueTokenSettings.fromConfig(config, clock);
-    QueueToken queueTokens = queueSettings.tokens();
+    QueueToken queueTokens = inventorySettings.queueTokens();
     long tokenMaxAge = queueSettings.tokenTtl().toSeconds();
     BotSettings bots = BotSettings.from(config);
     FanContext fans = new FanContext(ClientPrefix.fromConfig(config),

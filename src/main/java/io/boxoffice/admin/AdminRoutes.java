@@ -179,7 +179,8 @@ public final class AdminRoutes extends AllDirectives {
     } catch (IllegalArgumentException e) {
       throw ApiError.badRequest(e.getMessage());
     }
-    CompletionStage<HttpResponse> response = existingEvent(eventId)
+    // First the inventory: from now on it checks every hold's admission itself.
+    CompletionStage<HttpResponse> response = requireAdmission(eventId)
         .thenCompose(ok -> room(eventId).<WaitingRoom.Reply>ask(ref -> new WaitingRoom.SetSchedule(schedule, ref), api.askTimeout()))
         .thenApply(this::manifestReply);
     return api.respond(response);
@@ -238,12 +239,12 @@ public final class AdminRoutes extends AllDirectives {
     return body;
   }
 
-  /** Completes when the event exists; fails with a 404 otherwise. */
-  private CompletionStage<Boolean> existingEvent(String eventId) {
+  /** Makes the event's inventory require admitted queue passes; fails with a 404 for an unknown event. */
+  private CompletionStage<Boolean> requireAdmission(String eventId) {
     if (!VenueLayout.isValidEntityId(eventId)) return CompletableFuture.failedFuture(new ApiError(404, "not_found", "no such event"));
-    return inventory(eventId).<EventInventory.Reply>ask(EventInventory.GetStats::new, api.askTimeout())
+    return inventory(eventId).<EventInventory.Reply>ask(EventInventory.RequireAdmission::new, api.askTimeout())
         .thenApply(reply -> {
-          if (!(reply instanceof EventInventory.Stats)) throw new ApiError(404, "not_found", "no such event");
+          if (!(reply instanceof EventInventory.Created)) throw new ApiError(404, "not_found", "no such event");
           return true;
         });
   }

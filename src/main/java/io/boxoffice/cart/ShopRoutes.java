@@ -73,13 +73,13 @@ public final class ShopRoutes extends AllDirectives {
   public Route routes() {
     return pathPrefix(segment("api").slash("events").slash(segment()), eventId -> {
       if (!VenueLayout.isValidEntityId(eventId)) return complete(api.error(404, "not_found", "no such event"));
-      return identity.account(account -> admission.admitted(eventId, account, () -> concat(
+      return identity.account(account -> admission.admitted(eventId, account, pass -> concat(
           path("seatmap", () -> get(() -> read(eventId, () -> seatMap(eventId)))),
           path("availability", () -> get(() -> read(eventId, () -> availability(eventId)))),
           path("cart", () -> get(() -> read(eventId,
               () -> askInventory(eventId, r -> new EventInventory.GetHolds(account, r), this::holdsView)))),
           path(segment("cart").slash("holds"), () -> post(() -> bulkheads.guard(eventId, Bulkhead.Priority.HOLD,
-              () -> api.body(HoldRequest.class, r -> hold(eventId, account, r))))),
+              () -> api.body(HoldRequest.class, r -> hold(eventId, account, pass, r))))),
           path(segment("cart").slash("holds").slash(segment()), seatId -> delete(() -> bulkheads.guard(eventId,
               Bulkhead.Priority.HOLD, () -> release(eventId, account, seatId)))),
           path(segment("cart").slash("checkout"), () -> post(() -> bulkheads.guard(eventId, Bulkhead.Priority.CHECKOUT,
@@ -112,7 +112,7 @@ public final class ShopRoutes extends AllDirectives {
         .withEntity(ContentTypes.APPLICATION_OCTET_STREAM, a.bits())));
   }
 
-  private Route hold(String eventId, String account, HoldRequest r) {
+  private Route hold(String eventId, String account, EventInventory.QueuePass pass, HoldRequest r) {
     if ((r.seats() == null) == (r.best() == null)) throw ApiError.badRequest("give either seats or best");
     if (r.seats() != null) {
       if (r.seats().isEmpty()) throw ApiError.badRequest("seats must name at least one seat");
@@ -123,7 +123,7 @@ public final class ShopRoutes extends AllDirectives {
         throw ApiError.badRequest("seat ids must be non-empty strings");
       }
       if (new HashSet<>(r.seats()).size() != r.seats().size()) throw ApiError.badRequest("a seat is named twice");
-      return askInventory(eventId, ref -> new EventInventory.HoldSeats(account, List.copyOf(r.seats()), ref), this::holdsView);
+      return askInventory(eventId, ref -> new EventInventory.HoldSeats(account, List.copyOf(r.seats()), pass, ref), this::holdsView);
     }
     BestRequest b = r.best();
     if (b.quantity() == null || b.quantity() < 1 || b.quantity() > EventDefinition.MAX_SEATS_PER_ACCOUNT) {
@@ -131,7 +131,7 @@ public final class ShopRoutes extends AllDirectives {
     }
     if (b.maxPriceCents() != null && b.maxPriceCents() < 0) throw ApiError.badRequest("best.maxPriceCents must not be negative");
     if (b.zone() != null && (b.zone().isEmpty() || b.zone().length() > 32)) throw ApiError.badRequest("best.zone must be 1-32 characters");
-    return askInventory(eventId, ref -> new EventInventory.HoldBest(account, b.quantity(), b.maxPriceCents(), b.zone(), ref),
+    return askInventory(eventId, ref -> new EventInventory.HoldBest(account, b.quantity(), b.maxPriceCents(), b.zone(), pass, ref),
         this::holdsView);
   }
 

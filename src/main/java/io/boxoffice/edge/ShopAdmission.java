@@ -1,17 +1,18 @@
 package io.boxoffice.edge;
 
-import java.util.function.Supplier;
+import io.boxoffice.inventory.EventInventory;
+import java.util.function.Function;
 import org.apache.pekko.http.javadsl.server.Route;
 
 /**
- * Decides whether a signed-in account may shop an event right now. The waiting room replaces
- * the default, which admits every signed-in account.
+ * Decides whether a signed-in account may shop an event right now, and hands the inner route
+ * the queue pass to carry to the inventory (null for an open sale).
  */
 public interface ShopAdmission {
-  Route admitted(String eventId, String accountId, Supplier<Route> inner);
+  Route admitted(String eventId, String accountId, Function<EventInventory.QueuePass, Route> inner);
 
-  /** Admits every signed-in account: the shop before there is a waiting room. */
+  /** Admits every signed-in account with no pass: every event an open sale (tests of the shop alone). */
   static ShopAdmission everyone() {
-    return (eventId, accountId, inner) -> inner.get();
+    return (eventId, accountId, inner) -> inner.apply(null);
   }
 }

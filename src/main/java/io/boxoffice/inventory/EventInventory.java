@@ -1,6 +1,7 @@
 package io.boxoffice.inventory;
 
 import io.boxoffice.CborSerializable;
+import io.boxoffice.queue.QueueToken;
 import io.boxoffice.venue.SeatMap;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -49,12 +50,29 @@ public final class EventInventory
   /** Sets the event up once; replies {@link Created} or {@link Rejected} {@code event_exists}. */
   public record Create(EventDefinition definition, ActorRef<Reply> replyTo) implements Command {}
 
+  /**
+   * The fan's queue token and client network prefix, carried with a hold so the inventory checks
+   * the admission again itself (once the event requires admission) before any seat changes.
+   */
+  public record QueuePass(String token, String prefix) implements CborSerializable {}
+
   /** Holds exactly these seats for the account, all or nothing; replies {@link Held} or {@link Rejected}. */
-  public record HoldSeats(String account, List<String> seatIds, ActorRef<Reply> replyTo) implements Command {}
+  public record HoldSeats(String account, List<String> seatIds, QueuePass pass, ActorRef<Reply> replyTo) implements Command {
+    public HoldSeats(String account, List<String> seatIds, ActorRef<Reply> replyTo) {
+      this(account, seatIds, null, replyTo);
+    }
+  }
 
   /** Holds the best adjacent seats in one row; replies {@link Held} or {@link Rejected}. */
-  public record HoldBest(String account, int quantity, Integer maxPriceCents, String zone, ActorRef<Reply> replyTo)
-      implements Command {}
+  public record HoldBest(String account, int quantity, Integer maxPriceCents, String zone, QueuePass pass, ActorRef<Reply> replyTo)
+      implements Command {
+    public HoldBest(String account, int quantity, Integer maxPriceCents, String zone, ActorRef<Reply> replyTo) {
+      this(account, quantity, maxPriceCents, zone, null, replyTo);
+    }
+  }
+
+  /** From now on every hold needs a queue pass of an admitted fan (the event has an on-sale); replies {@link Created}. */
+  public record RequireAdmission(ActorRef<Reply> replyTo) implements Command {}
 
   /** Gives back the account's holds on these seats (all of them when null); replies {@link Released}. */
   public record Release(String account, List<String> seatIds, ActorRef<Reply> replyTo) implements Command {}
@@ -120,6 +138,9 @@ public final class EventInventory
 
   public record EventCreated(EventDefinition definition) implements Event {}
 
+  /** Holds need an admitted queue pass from now on. */
+  public record AdmissionRequired() implements Event {}
+
   /** All decisions of one group commit, decided at {@code at} (epoch ms, the event's own clock). */
   public record BatchDecided(long batch, long at, List<Decision> decisions) implements Event {}
 
@@ -133,16 +154,19 @@ public final class EventInventory
     final EventDefinition definition;
     final SeatBook book;
     long batch;
+    boolean admissionRequired;
 
-    Active(EventDefinition definition, SeatBook book, long batch) {
+    Active(EventDefinition definition, SeatBook book, long batch, boolean admissionRequired) {
       this.definition = definition;
       this.book = book;
       this.batch = batch;
+      this.admissionRequired = admissionRequired;
     }
   }
 
   /** The journal form of {@link Active}: immutable copies, taken on the entity's thread. */
-  public record Snapshot(EventDefinition definition, long batch, SeatBook.Snapshot book) implements CborSerializable {}
+  public record Snapshot(EventDefinition definition, long batch, SeatBook.Snapshot book, boolean admissionRequired)
+      implements CborSerializable {}
 
   // ---- wiring ----------------------------------------------------------------------------
 
@@ -198,8 +222,8 @@ public final class EventInventory
     return new SnapshotAdapter<>() {
       @Override
       public Object toJournal(State state) {
-        if (state instanceof Active a) return new Snapshot(a.definition, a.batch, a.book.toSnapshot());
-        return new Snapshot(null, 0, null);
+        if (state instanceof Active a) return new Snapshot(a.definition, a.batch, a.book.toSnapshot(), a.admissionRequired);
+        return new Snapshot(null, 0, null, false);
       }
 
       @Override
@@ -208,7 +232,7 @@ public final class EventInventory
         if (s.definition() == null) return new Empty();
         EventDefinition d = s.definition();
         SeatBook book = SeatBook.fromSnapshot(SeatMap.compile(d.venue()), d.prices(), d.maxSeatsPerAccount(), s.book());
-        return new Active(d, book, s.batch());
+        return new Active(d, book, s.batch(), s.admissionRequired());
       }
     };
   }
@@ -223,9 +247,13 @@ public final class EventInventory
     return (state, event) -> {
       if (event instanceof EventCreated c) {
         EventDefinition d = c.definition();
-        return new Active(d, new SeatBook(SeatMap.compile(d.venue()), d.prices(), d.maxSeatsPerAccount()), 0);
+        return new Active(d, new SeatBook(SeatMap.compile(d.venue()), d.prices(), d.maxSeatsPerAccount()), 0, false);
       }
       Active a = (Active) state;
+      if (event instanceof AdmissionRequired) {
+        a.admissionRequired = true;
+        return a;
+      }
       BatchDecided b = (BatchDecided) event;
       // A live batch was applied when it was decided; only recovery applies it here.
       if (b.batch() <= a.batch) return a;
@@ -250,6 +278,14 @@ public final class EventInventory
     if (command instanceof Flush) return onFlush(state);
     if (command instanceof Create c) {
       return Effect().reply(c.replyTo(), new Rejected("event_exists", "the event exists already", List.of()));
+    }
+    if (command instanceof RequireAdmission r) {
+      Created created = new Created(state.definition.eventId());
+      if (state.admissionRequired) return Effect().reply(r.replyTo(), created);
+      return Effect().persist(new AdmissionRequired()).thenReply(r.replyTo(), s -> created);
+    }
+    if (state.admissionRequired && !admitted(state, command)) {
+      return Effect().reply(replyToOf(command), new Rejected("not_admitted", "this fan has not been admitted from the queue", List.of()));
     }
     if (command instanceof HoldSeats || command instanceof HoldBest || command instanceof Release
         || command instanceof Confirm || command instanceof Scan) {
@@ -277,6 +313,28 @@ public final class EventInventory
       return Effect().reply(g.replyTo(), availability);
     }
     return Effect().unhandled().thenNoReply();
+  }
+
+  /**
+   * The origin's own check of a hold's admission, as the edge made it: a queue token of this
+   * event, account and network prefix, signed by a live key, admitted and inside its window.
+   */
+  private boolean admitted(Active state, Command command) {
+    QueuePass pass;
+    String account;
+    if (command instanceof HoldSeats h) {
+      pass = h.pass();
+      account = h.account();
+    } else if (command instanceof HoldBest h) {
+      pass = h.pass();
+      account = h.account();
+    } else {
+      return true;
+    }
+    if (pass == null || settings.queueTokens() == null) return false;
+    QueueToken.Verification v = settings.queueTokens().verify(pass.token(), state.definition.eventId(), account, pass.prefix());
+    return v instanceof QueueToken.Valid valid
+        && settings.queueTokens().admittedAndInWindow(valid.claims(), settings.clock().millis() / 1000);
   }
 
   private ReplyEffect<Event, State> onFlush(Active state) {
@@ -379,6 +437,7 @@ public final class EventInventory
 
   private static ActorRef<Reply> replyToOf(Command command) {
     if (command instanceof Create c) return c.replyTo();
+    if (command instanceof RequireAdmission c) return c.replyTo();
     if (command instanceof HoldSeats c) return c.replyTo();
     if (command instanceof HoldBest c) return c.replyTo();
     if (command instanceof Release c) return c.replyTo();

@@ -1,13 +1,17 @@
 package io.boxoffice.inventory;
 
 import com.typesafe.config.Config;
+import io.boxoffice.queue.QueueToken;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.SplittableRandom;
 import java.util.function.Supplier;
 import java.util.random.RandomGenerator;
 
-/** Settings of the {@link EventInventory}, read once at start; the clock and randomness are injected. */
+/**
+ * Settings of the {@link EventInventory}, read once at start; the clock and randomness are
+ * injected, and the queue-token verifier with which it checks admissions again (null: none).
+ */
 public record InventorySettings(
     Clock clock,
     Supplier<RandomGenerator> random,
@@ -16,9 +20,10 @@ public record InventorySettings(
     int snapshotEveryEvents,
     Duration availabilityInterval,
     String journalPluginId,
-    String snapshotPluginId) {
+    String snapshotPluginId,
+    QueueToken queueTokens) {
 
-  public static InventorySettings fromConfig(Config config, Clock clock) {
+  public static InventorySettings fromConfig(Config config, Clock clock, QueueToken queueTokens) {
     Config c = config.getConfig("boxoffice.inventory");
     return new InventorySettings(
         clock,
@@ -28,6 +33,7 @@ public record InventorySettings(
         c.getInt("snapshot-every-batches"),
         c.getDuration("availability-interval"),
         c.getString("journal-plugin"),
-        c.getString("snapshot-plugin"));
+        c.getString("snapshot-plugin"),
+        queueTokens);
   }
 }

@@ -5,7 +5,8 @@ import io.boxoffice.edge.FanContext;
 import io.boxoffice.edge.Manifests;
 import io.boxoffice.edge.ShopAdmission;
 import java.time.Clock;
-import java.util.function.Supplier;
+import io.boxoffice.inventory.EventInventory;
+import java.util.function.Function;
 import org.apache.pekko.http.javadsl.server.AllDirectives;
 import org.apache.pekko.http.javadsl.server.Route;
 
@@ -34,9 +35,9 @@ public final class QueueAdmission extends AllDirectives implements ShopAdmission
   }
 
   @Override
-  public Route admitted(String eventId, String accountId, Supplier<Route> inner) {
+  public Route admitted(String eventId, String accountId, Function<EventInventory.QueuePass, Route> inner) {
     return onSuccess(manifests.current(eventId), m -> {
-      if (Standing.openSale(m)) return inner.get();
+      if (Standing.openSale(m)) return inner.apply(null);
       return fans.prefix(prefix -> fans.limited(accountId, prefix, () -> optionalCookie(QueueToken.cookieName(eventId), cookie -> {
         if (cookie.isEmpty()) return complete(api.error(403, "not_admitted", "wait for your turn in the queue"));
         QueueToken.Verification v = tokens.verify(cookie.get().value(), eventId, accountId, prefix);
@@ -45,9 +46,11 @@ public final class QueueAdmission extends AllDirectives implements ShopAdmission
         }
         Standing s = Standing.of(valid.claims(), m, tokens, clock.millis());
         if (!s.state().equals("admitted")) return complete(api.error(403, "not_admitted", "it is not your turn yet"));
-        if (!s.reissue()) return inner.get();
+        if (!s.reissue()) return inner.apply(new EventInventory.QueuePass(cookie.get().value(), prefix));
         // Admitted by this very request: the token now carries the start of the shopping window.
-        return respondWithHeader(QueueCookie.of(tokens, s.claims(), tokenMaxAgeSeconds), inner);
+        String renewed = tokens.issue(s.claims());
+        return respondWithHeader(QueueCookie.of(renewed, s.claims().eventId(), tokenMaxAgeSeconds),
+            () -> inner.apply(new EventInventory.QueuePass(renewed, prefix)));
       })));
     });
   }

@@ -9,7 +9,11 @@ public final class QueueCookie {
   private QueueCookie() {}
 
   public static SetCookie of(QueueToken tokens, QueueToken.Claims claims, long maxAgeSeconds) {
-    return SetCookie.create(HttpCookie.create(QueueToken.cookieName(claims.eventId()), tokens.issue(claims))
+    return of(tokens.issue(claims), claims.eventId(), maxAgeSeconds);
+  }
+
+  public static SetCookie of(String token, String eventId, long maxAgeSeconds) {
+    return SetCookie.create(HttpCookie.create(QueueToken.cookieName(eventId), token)
         .withHttpOnly(true).withSecure(true).withSameSite(SameSite.Lax).withPath("/").withMaxAge(maxAgeSeconds));
   }
 }

@@ -243,6 +243,45 @@ class EventInventoryTest {
   }
 
   @Test
+  void onceAdmissionIsRequiredTheInventoryChecksEveryHoldsQueuePassItself() {
+    byte[] key = "0123456789abcdef0123456789abcdef".getBytes();
+    io.boxoffice.queue.QueueToken tokens = new io.boxoffice.queue.QueueToken(new io.boxoffice.queue.QueueTokenSettings(
+        clock, key, null, Duration.ofHours(24), Duration.ofMinutes(30), Duration.ofSeconds(15)));
+    String id = newEventId();
+    ActorRef<EventInventory.Command> inv = testKit.spawn(EventInventory.create(id, TestConfigs.inventory(clock, 100, tokens)));
+    TestProbe<EventInventory.Reply> probe = testKit.createTestProbe();
+    inv.tell(new EventInventory.Create(definition(id, 1000), probe.getRef()));
+    probe.expectMessageClass(EventInventory.Created.class);
+    // Before the on-sale is set up, holds need no pass (an open sale).
+    inv.tell(new EventInventory.HoldSeats("walk-in", List.of("F1-A-1"), probe.getRef()));
+    probe.expectMessageClass(EventInventory.Held.class);
+    inv.tell(new EventInventory.RequireAdmission(probe.getRef()));
+    probe.expectMessageClass(EventInventory.Created.class);
+
+    long now = clock.millis() / 1000;
+    var admitted = new io.boxoffice.queue.QueueToken.Claims(id, "fan", 7, "203.0.113.0/24", now, now);
+    var waiting = new io.boxoffice.queue.QueueToken.Claims(id, "fan", 7, "203.0.113.0/24", now, 0);
+    EventInventory.QueuePass good = new EventInventory.QueuePass(tokens.issue(admitted), "203.0.113.0/24");
+    String[][] refused = {
+        {null, null}, {tokens.issue(waiting), "203.0.113.0/24"}, {tokens.issue(admitted), "198.51.100.0/24"},
+        {tokens.issue(admitted) + "x", "203.0.113.0/24"}};
+    for (String[] p : refused) {
+      EventInventory.QueuePass pass = p[0] == null ? null : new EventInventory.QueuePass(p[0], p[1]);
+      inv.tell(new EventInventory.HoldBest("fan", 2, null, null, pass, probe.getRef()));
+      assertEquals("not_admitted", probe.expectMessageClass(EventInventory.Rejected.class).code());
+    }
+    inv.tell(new EventInventory.HoldSeats("other-fan", List.of("F1-A-2"), good, probe.getRef()));
+    assertEquals("not_admitted", probe.expectMessageClass(EventInventory.Rejected.class).code(), "a pass is bound to its account");
+    inv.tell(new EventInventory.HoldBest("fan", 2, null, null, good, probe.getRef()));
+    probe.expectMessageClass(EventInventory.Held.class);
+    // The requirement survives a restart.
+    testKit.stop(inv);
+    ActorRef<EventInventory.Command> again = testKit.spawn(EventInventory.create(id, TestConfigs.inventory(clock, 100, tokens)));
+    again.tell(new EventInventory.HoldSeats("walk-in-2", List.of("F1-A-3"), probe.getRef()));
+    assertEquals("not_admitted", probe.expectMessageClass(EventInventory.Rejected.class).code());
+  }
+
+  @Test
   void everyMessageSurvivesCborSerialization() {
     var serialization = org.apache.pekko.serialization.SerializationExtension.get(testKit.system());
     String id = newEventId();
@@ -252,9 +291,11 @@ class EventInventoryTest {
     AtomicReference<Object> back = new AtomicReference<>();
     for (Object message : List.of(
         new EventInventory.EventCreated(d),
+        new EventInventory.AdmissionRequired(),
+        new EventInventory.HoldBest("a", 2, null, null, new EventInventory.QueuePass("t", "p"), testKit.system().ignoreRef()),
         new EventInventory.BatchDecided(3, 42, List.of(new Decision.Held("a", new int[] {1, 2}, 99),
             new Decision.Released("a", new int[] {1}), new Decision.Sold("a", "o", new int[] {2}), new Decision.Scanned(2, 7))),
-        new EventInventory.Snapshot(d, 3, book.toSnapshot()))) {
+        new EventInventory.Snapshot(d, 3, book.toSnapshot(), true))) {
       byte[] bytes = serialization.serialize(message).get();
       var serializer = serialization.findSerializerFor(message);
       String manifest = org.apache.pekko.serialization.Serializers.manifestFor(serializer, message);

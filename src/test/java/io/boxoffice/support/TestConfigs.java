@@ -29,6 +29,10 @@ public final class TestConfigs {
 
   /** Inventory settings for tests: the given clock, seeded jitter, the default journal. */
   public static InventorySettings inventory(Clock clock, int snapshotEvery) {
-    return new InventorySettings(clock, () -> new Random(7), 2000, 20000, snapshotEvery, Duration.ofSeconds(1), "", "");
+    return inventory(clock, snapshotEvery, null);
+  }
+
+  public static InventorySettings inventory(Clock clock, int snapshotEvery, io.boxoffice.queue.QueueToken queueTokens) {
+    return new InventorySettings(clock, () -> new Random(7), 2000, 20000, snapshotEvery, Duration.ofSeconds(1), "", "", queueTokens);
   }
 }
