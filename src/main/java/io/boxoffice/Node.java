@@ -64,6 +64,11 @@ import org.apache.pekko.cluster.typed.Cluster;
 import org.apache.pekko.cluster.typed.Join;
 import org.apache.pekko.http.javadsl.Http;
 import org.apache.pekko.http.javadsl.ServerBinding;
+import org.apache.pekko.http.javadsl.model.HttpRequest;
+import org.apache.pekko.http.javadsl.model.HttpResponse;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import org.apache.pekko.http.javadsl.server.AllDirectives;
 import org.apache.pekko.http.javadsl.server.Route;
 import org.slf4j.Logger;
@@ -145,10 +150,11 @@ public final class Node {
       Account.init(system);
       Venue.init(system);
 
-      Route routes = routes(system, config, clock, askTimeout, barcodes, inventorySettings, refs, manifestTopic, queueSettings);
+      Function<HttpRequest, CompletionStage<HttpResponse>> handler =
+          routes(system, config, clock, askTimeout, barcodes, inventorySettings, refs, manifestTopic, queueSettings);
       ServerBinding binding = Http.get(system)
           .newServerAt(bo.getString("http.interface"), bo.getInt("http.port"))
-          .bind(routes)
+          .bind(handler::apply)
           .toCompletableFuture()
           .get(30, TimeUnit.SECONDS);
       binding.addToCoordinatedShutdown(Duration.ofSeconds(10), system);
@@ -160,7 +166,7 @@ public final class Node {
     }
   }
 
-  private static Route routes(ActorSystem<Void> system, Config config, Clock clock, Duration askTimeout, Barcode barcodes,
+  private static Function<HttpRequest, CompletionStage<HttpResponse>> routes(ActorSystem<Void> system, Config config, Clock clock, Duration askTimeout, Barcode barcodes,
                               InventorySettings inventorySettings, Refs refs,
                               ActorRef<Topic.Command<WaitingRoom.Manifest>> manifestTopic,
                               QueueTokenSettings queueSettings) {
@@ -200,10 +206,21 @@ public final class Node {
         system.scheduler());
     TicketRoutes tickets = new TicketRoutes(api, identity, barcodes, token(bo, "gate-token", "Gate"), refs.carts(), refs.wallets(),
         refs.inventories(), system.scheduler());
-    PageRoutes pages = new PageRoutes(api, identity, fans, manifests, queueTokens, clock, tokenMaxAge);
     AllDirectives d = new AllDirectives() {};
     // The queue's paths come before the shop's: the shop checks admission for every path under an event.
-    return api.seal(d.concat(pages.routes(), accounts.routes(), admin.routes(), queue.routes(), shop.routes(), tickets.routes()));
+    Route tree = api.seal(d.concat(accounts.routes(), admin.routes(), queue.routes(), shop.routes(), tickets.routes()));
+    PageRoutes pages = new PageRoutes(identityTokens, ClientPrefix.fromConfig(config), manifests, queueTokens, clock, tokenMaxAge);
+    org.apache.pekko.japi.function.Function<HttpRequest, CompletionStage<HttpResponse>> treeHandler = tree.handler(system);
+    // The page the whole crowd repeats skips the routing tree; everything else goes through it.
+    return request -> {
+      Optional<CompletionStage<HttpResponse>> page = pages.handle(request);
+      if (page.isPresent()) return page.get();
+      try {
+        return treeHandler.apply(request);
+      } catch (Exception e) {
+        return CompletableFuture.failedFuture(e);
+      }
+    };
   }
 
   private static String secret(Config bo, String key, String what) {

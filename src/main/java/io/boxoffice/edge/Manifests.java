@@ -56,6 +56,12 @@ public final class Manifests {
         (old, next) -> next.manifest().updatedAt() >= old.manifest().updatedAt() ? next : old);
   }
 
+  /** The event's manifest if this node heard it recently; nothing is asked. */
+  public WaitingRoom.Manifest cached(String eventId) {
+    Entry e = byEvent.get(eventId);
+    return e != null && clock.millis() - e.seenAt() < refresh.toMillis() ? e.manifest() : null;
+  }
+
   /** The event's manifest as this node knows it, asking its waiting room only when nothing recent is known. */
   public CompletionStage<WaitingRoom.Manifest> current(String eventId) {
     Entry e = byEvent.get(eventId);

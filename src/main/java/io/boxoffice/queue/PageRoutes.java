@@ -1,33 +1,39 @@
 package io.boxoffice.queue;
 
-import static org.apache.pekko.http.javadsl.server.PathMatchers.segment;
-
-import io.boxoffice.edge.Api;
-import io.boxoffice.edge.FanContext;
-import io.boxoffice.edge.Identity;
+import io.boxoffice.accounts.IdentityToken;
+import io.boxoffice.edge.ClientPrefix;
 import io.boxoffice.edge.Manifests;
 import io.boxoffice.venue.VenueLayout;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.InetAddress;
 import java.time.Clock;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import org.apache.pekko.http.javadsl.model.AttributeKeys;
 import org.apache.pekko.http.javadsl.model.ContentTypes;
 import org.apache.pekko.http.javadsl.model.HttpEntities;
+import org.apache.pekko.http.javadsl.model.HttpMethods;
+import org.apache.pekko.http.javadsl.model.HttpRequest;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
+import org.apache.pekko.http.javadsl.model.headers.Cookie;
+import org.apache.pekko.http.javadsl.model.headers.HttpCookiePair;
 import org.apache.pekko.http.javadsl.model.headers.RawHeader;
-import org.apache.pekko.http.javadsl.server.AllDirectives;
-import org.apache.pekko.http.javadsl.server.Route;
 
 /**
  * {@code GET /events/{eventId}}: the waiting-room page until the fan is admitted, then the shop.
- * Both pages are the same bytes for every event (their script reads the event from the
- * address), built once and answered from memory; choosing between them costs two signature
- * checks and a look at this node's manifest, and asks no actor.
+ * This is the one request the whole crowd repeats, so it bypasses the routing tree: a plain
+ * handler reads the two cookies, checks both signatures, looks at this node's manifest and
+ * answers one of two responses built once at start (the same bytes for every event; their
+ * script reads the event from the address). Nothing is asked of any actor unless this node
+ * has not heard the event's manifest lately.
  */
-public final class PageRoutes extends AllDirectives {
-  private final Api api;
-  private final Identity identity;
-  private final FanContext fans;
+public final class PageRoutes {
+  private static final String PREFIX = "/events/";
+
+  private final IdentityToken identities;
+  private final ClientPrefix prefixes;
   private final Manifests manifests;
   private final QueueToken tokens;
   private final Clock clock;
@@ -35,11 +41,10 @@ public final class PageRoutes extends AllDirectives {
   private final HttpResponse waitingRoom;
   private final HttpResponse shop;
 
-  public PageRoutes(Api api, Identity identity, FanContext fans, Manifests manifests, QueueToken tokens, Clock clock,
+  public PageRoutes(IdentityToken identities, ClientPrefix prefixes, Manifests manifests, QueueToken tokens, Clock clock,
                     long tokenMaxAgeSeconds) {
-    this.api = api;
-    this.identity = identity;
-    this.fans = fans;
+    this.identities = identities;
+    this.prefixes = prefixes;
     this.manifests = manifests;
     this.tokens = tokens;
     this.clock = clock;
@@ -59,26 +64,42 @@ public final class PageRoutes extends AllDirectives {
     }
   }
 
-  public Route routes() {
-    return path(segment("events").slash(segment()), eventId -> get(() -> {
-      if (!VenueLayout.isValidEntityId(eventId)) return complete(api.error(404, "not_found", "no such event"));
-      return identity.optionalAccount(account -> account.isEmpty() ? complete(waitingRoom) : page(eventId, account.get()));
-    }));
+  /** The page for a request to {@code GET /events/{eventId}}; empty for any other request. */
+  public Optional<CompletionStage<HttpResponse>> handle(HttpRequest request) {
+    if (request.method() != HttpMethods.GET) return Optional.empty();
+    String path = request.getUri().path();
+    if (!path.startsWith(PREFIX)) return Optional.empty();
+    String eventId = path.substring(PREFIX.length());
+    if (!VenueLayout.isValidEntityId(eventId)) return Optional.empty();
+
+    String identity = null;
+    String queueToken = null;
+    String queueCookie = QueueToken.cookieName(eventId);
+    Optional<Cookie> cookies = request.getHeader(Cookie.class);
+    if (cookies.isPresent()) {
+      for (HttpCookiePair pair : cookies.get().getCookies()) {
+        if (pair.name().equals(IdentityToken.COOKIE)) identity = pair.value();
+        else if (pair.name().equals(queueCookie)) queueToken = pair.value();
+      }
+    }
+    String account = identity == null ? null : identities.verify(identity);
+    if (account == null) return Optional.of(CompletableFuture.completedFuture(waitingRoom));
+    String token = queueToken;
+    WaitingRoom.Manifest m = manifests.cached(eventId);
+    if (m != null) return Optional.of(CompletableFuture.completedFuture(choose(request, eventId, account, token, m)));
+    return Optional.of(manifests.current(eventId).thenApply(fresh -> choose(request, eventId, account, token, fresh)));
   }
 
-  private Route page(String eventId, String account) {
-    return onSuccess(manifests.current(eventId), m -> {
-      if (Standing.openSale(m)) return complete(shop);
-      return optionalCookie(QueueToken.cookieName(eventId), cookie -> {
-        if (cookie.isEmpty()) return complete(waitingRoom);
-        return fans.prefix(prefix -> {
-          QueueToken.Verification v = tokens.verify(cookie.get().value(), eventId, account, prefix);
-          if (!(v instanceof QueueToken.Valid valid)) return complete(waitingRoom);
-          Standing s = Standing.of(valid.claims(), m, tokens, clock.millis());
-          HttpResponse page = s.state().equals("admitted") ? shop : waitingRoom;
-          return complete(s.reissue() ? page.addHeader(QueueCookie.of(tokens, s.claims(), tokenMaxAgeSeconds)) : page);
-        });
-      });
-    });
+  private HttpResponse choose(HttpRequest request, String eventId, String account, String token, WaitingRoom.Manifest m) {
+    if (Standing.openSale(m)) return shop;
+    if (token == null) return waitingRoom;
+    InetAddress peer = request.getAttribute(AttributeKeys.remoteAddress).flatMap(a -> a.getAddress())
+        .orElseGet(InetAddress::getLoopbackAddress);
+    String prefix = prefixes.of(peer, request.getHeader(ClientPrefix.FORWARDED_FOR).map(h -> h.value()));
+    QueueToken.Verification v = tokens.verify(token, eventId, account, prefix);
+    if (!(v instanceof QueueToken.Valid valid)) return waitingRoom;
+    Standing s = Standing.of(valid.claims(), m, tokens, clock.millis());
+    HttpResponse page = s.state().equals("admitted") ? shop : waitingRoom;
+    return s.reissue() ? page.addHeader(QueueCookie.of(tokens, s.claims(), tokenMaxAgeSeconds)) : page;
   }
 }
