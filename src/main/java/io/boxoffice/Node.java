@@ -199,9 +199,10 @@ public final class Node {
         new PasswordHasher(bo.getInt("accounts.pbkdf2-iterations")), blocking);
     AdminRoutes admin = new AdminRoutes(system, api, token(bo, "admin-token", "Admin"), bo.getBytes("http.max-admin-body-bytes"),
         presale, refs.registries());
-    QueueRoutes queue = new QueueRoutes(api, identity, fans, manifests, queueTokens, line, pow, presale, refs.places(),
+    BulkheadDirectives bulkheads = new BulkheadDirectives(bulkhead, api);
+    QueueRoutes queue = new QueueRoutes(api, bulkheads, identity, fans, manifests, queueTokens, line, pow, presale, refs.places(),
         refs.registries(), system.scheduler(), clock, tokenMaxAge);
-    ShopRoutes shop = new ShopRoutes(api, new BulkheadDirectives(bulkhead, api), identity,
+    ShopRoutes shop = new ShopRoutes(api, bulkheads, identity,
         new QueueAdmission(api, fans, manifests, queueTokens, clock, tokenMaxAge), views, refs.inventories(), refs.carts(),
         system.scheduler());
     TicketRoutes tickets = new TicketRoutes(api, identity, barcodes, token(bo, "gate-token", "Gate"), refs.carts(), refs.wallets(),

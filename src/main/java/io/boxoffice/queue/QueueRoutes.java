@@ -4,6 +4,8 @@ import static org.apache.pekko.http.javadsl.server.PathMatchers.segment;
 
 import io.boxoffice.edge.Api;
 import io.boxoffice.edge.ApiError;
+import io.boxoffice.edge.Bulkhead;
+import io.boxoffice.edge.BulkheadDirectives;
 import io.boxoffice.edge.FanContext;
 import io.boxoffice.edge.Identity;
 import io.boxoffice.edge.Manifests;
@@ -39,6 +41,7 @@ public final class QueueRoutes extends AllDirectives {
   public record Pow(String challenge, String nonce) {}
 
   private final Api api;
+  private final BulkheadDirectives bulkheads;
   private final Identity identity;
   private final FanContext fans;
   private final Manifests manifests;
@@ -52,11 +55,12 @@ public final class QueueRoutes extends AllDirectives {
   private final Clock clock;
   private final long tokenMaxAgeSeconds;
 
-  public QueueRoutes(Api api, Identity identity, FanContext fans, Manifests manifests, QueueToken tokens, EdgeLine line,
+  public QueueRoutes(Api api, BulkheadDirectives bulkheads, Identity identity, FanContext fans, Manifests manifests, QueueToken tokens, EdgeLine line,
                      ProofOfWork pow, PresaleCodes presale, Function<String, RecipientRef<QueuePlace.Command>> places,
                      Function<String, RecipientRef<PresaleRegistry.Command>> registries, Scheduler scheduler, Clock clock,
                      long tokenMaxAgeSeconds) {
     this.api = api;
+    this.bulkheads = bulkheads;
     this.identity = identity;
     this.fans = fans;
     this.manifests = manifests;
@@ -73,7 +77,10 @@ public final class QueueRoutes extends AllDirectives {
 
   public Route routes() {
     return pathPrefix(segment("api").slash("events").slash(segment()), eventId -> concat(
-        path("queue", () -> post(() -> fan(eventId, (account, prefix) -> api.body(JoinRequest.class, r -> join(eventId, account, prefix, r))))),
+        // Joining (and its presale-code and proof-of-work checks) runs inside the event's own
+        // compartment, so a flood of joins cannot reach past it.
+        path("queue", () -> post(() -> fan(eventId, (account, prefix) -> bulkheads.guard(eventId, Bulkhead.Priority.READ,
+            () -> api.body(JoinRequest.class, r -> join(eventId, account, prefix, r)))))),
         path(segment("queue").slash("status"), () -> get(() -> fan(eventId, (account, prefix) -> status(eventId, account, prefix)))),
         path(segment("queue").slash("manifest"), () -> get(() -> fan(eventId, (account, prefix) -> manifest(eventId)))),
         path(segment("queue").slash("challenge"), () -> get(() -> fan(eventId, (account, prefix) -> challenge(eventId, account)))),

@@ -228,6 +228,8 @@ public final class WaitingRoom
     OnSaleSchedule schedule = state.schedule();
     if (schedule == null) return Effect().noReply();
     List<Event> events = new ArrayList<>();
+    // Fans in the lobby are told how many seats there are too; the answer arrives by the next tick.
+    askSeats();
     if (!state.started()) {
       long lobby = state.lobby() + unsavedJoins;
       if (unsavedJoins > 0) events.add(new LobbyCounted(lobby));
@@ -237,7 +239,6 @@ public final class WaitingRoom
         line = new AdmissionControl.Line(0, 0, now);
       }
     } else {
-      askSeats();
       if (line == null) {
         // Back from a restart: the window's history is gone, so count the places admitted in
         // the last window as still shopping (as many as the rate can have let in, at most).

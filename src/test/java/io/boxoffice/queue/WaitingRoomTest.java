@@ -99,6 +99,11 @@ class WaitingRoomTest {
     room.tell(new WaitingRoom.LobbyJoined(300));
     room.tell(new WaitingRoom.Tick());
     assertEquals(1000, manifest(room).lobby());
+    TestProbe<Object> await = testKit.createTestProbe();
+    await.awaitAssert(() -> {
+      assertEquals(1000, manifest(room).seatsRemaining(), "the lobby is told how many seats there are");
+      return null;
+    });
     assertNull(manifest(room).salt(), "no salt before the start");
     clock.advance(Duration.ofMinutes(13));
     room.tell(new WaitingRoom.Tick());
