@@ -40,6 +40,7 @@ import io.boxoffice.queue.WaitingRoomSettings;
 import io.boxoffice.ops.NodeConfig;
 import io.boxoffice.ops.Schema;
 import io.boxoffice.payment.PaymentGateway;
+import io.boxoffice.payment.JdbcLedger;
 import io.boxoffice.payment.PaymentSimulator;
 import io.boxoffice.tickets.Barcode;
 import io.boxoffice.tickets.TicketRoutes;
@@ -124,8 +125,7 @@ public final class Node {
       }
       Config bo = config.getConfig("boxoffice");
       Clock clock = options.clock();
-      PaymentGateway payments = options.payments() != null ? options.payments()
-          : new PaymentSimulator(bo.getDuration("payments.slow-delay"), bo.getDouble("payments.failure-rate"));
+      PaymentGateway payments = options.payments() != null ? options.payments() : simulator(system, config);
       Refs refs = Refs.of(ClusterSharding.get(system));
       Duration askTimeout = bo.getDuration("http.ask-timeout");
       Barcode barcodes = new Barcode(Hmac.fromBase64OrRandom(secret(bo, "ticket-key", "barcodes")));
@@ -222,6 +222,26 @@ public final class Node {
         return CompletableFuture.failedFuture(e);
       }
     };
+  }
+
+  /** The built-in payment simulator, its ledger in the database unless configured in memory. */
+  private static PaymentSimulator simulator(ActorSystem<Void> system, Config config) {
+    Config p = config.getConfig("boxoffice.payments");
+    if (p.getString("ledger").equals("memory")) {
+      return new PaymentSimulator(p.getDuration("slow-delay"), p.getDouble("failure-rate"));
+    }
+    Config db = config.getConfig(NodeConfig.DB + ".db");
+    com.zaxxer.hikari.HikariConfig hikari = new com.zaxxer.hikari.HikariConfig();
+    hikari.setJdbcUrl(db.getString("url"));
+    hikari.setUsername(db.getString("user"));
+    hikari.setPassword(db.getString("password"));
+    hikari.setMaximumPoolSize(4);
+    hikari.setConnectionTimeout(3000);
+    hikari.setPoolName("payment-simulator");
+    com.zaxxer.hikari.HikariDataSource source = new com.zaxxer.hikari.HikariDataSource(hikari);
+    system.getWhenTerminated().thenRun(source::close);
+    Executor blocking = system.dispatchers().lookup(DispatcherSelector.fromConfig("boxoffice.blocking-dispatcher"));
+    return new PaymentSimulator(p.getDuration("slow-delay"), p.getDouble("failure-rate"), new JdbcLedger(source), blocking);
   }
 
   private static String secret(Config bo, String key, String what) {

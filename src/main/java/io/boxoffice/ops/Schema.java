@@ -9,7 +9,7 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 
-/** Creates the journal and snapshot tables when they are missing (the SQL under {@code schema/}). */
+/** Creates the journal, snapshot and boxoffice's own tables when they are missing (the SQL under {@code schema/}). */
 public final class Schema {
   private Schema() {}
 
@@ -17,7 +17,7 @@ public final class Schema {
     Config db = config.getConfig(NodeConfig.DB + ".db");
     String url = db.getString("url");
     String dialect = url.startsWith("jdbc:postgresql:") ? "postgres" : "h2";
-    String sql = resource("schema/" + dialect + "/journal.sql");
+    String sql = resource("schema/" + dialect + "/journal.sql") + ";\n" + resource("schema/" + dialect + "/boxoffice.sql");
     SQLException last = null;
     for (int attempt = 0; attempt < 3; attempt++) {
       try (Connection c = DriverManager.getConnection(url, db.getString("user"), db.getString("password"));
