@@ -151,7 +151,7 @@ public final class Node {
       Venue.init(system);
 
       Function<HttpRequest, CompletionStage<HttpResponse>> handler =
-          routes(system, config, clock, askTimeout, barcodes, inventorySettings, refs, manifestTopic, queueSettings);
+          routes(system, config, clock, askTimeout, barcodes, inventorySettings, refs, manifestTopic, queueSettings, payments);
       ServerBinding binding = Http.get(system)
           .newServerAt(bo.getString("http.interface"), bo.getInt("http.port"))
           .bind(handler::apply)
@@ -169,7 +169,7 @@ public final class Node {
   private static Function<HttpRequest, CompletionStage<HttpResponse>> routes(ActorSystem<Void> system, Config config, Clock clock, Duration askTimeout, Barcode barcodes,
                               InventorySettings inventorySettings, Refs refs,
                               ActorRef<Topic.Command<WaitingRoom.Manifest>> manifestTopic,
-                              QueueTokenSettings queueSettings) {
+                              QueueTokenSettings queueSettings, PaymentGateway payments) {
     Config bo = config.getConfig("boxoffice");
     Api api = new Api(system, askTimeout, bo.getBytes("http.max-body-bytes"));
     IdentityToken identityTokens = new IdentityToken(Hmac.fromBase64OrRandom(secret(bo, "identity-key", "sign-in cookies")),
@@ -198,7 +198,7 @@ public final class Node {
     AccountRoutes accounts = new AccountRoutes(system, api, identityTokens,
         new PasswordHasher(bo.getInt("accounts.pbkdf2-iterations")), blocking);
     AdminRoutes admin = new AdminRoutes(system, api, token(bo, "admin-token", "Admin"), bo.getBytes("http.max-admin-body-bytes"),
-        presale, refs.registries());
+        presale, refs.registries(), payments instanceof PaymentSimulator sim ? sim : null);
     BulkheadDirectives bulkheads = new BulkheadDirectives(bulkhead, api);
     QueueRoutes queue = new QueueRoutes(api, bulkheads, identity, fans, manifests, queueTokens, line, pow, presale, refs.places(),
         refs.registries(), system.scheduler(), clock, tokenMaxAge);

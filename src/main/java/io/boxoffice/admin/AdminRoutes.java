@@ -6,6 +6,7 @@ import io.boxoffice.edge.Api;
 import io.boxoffice.edge.ApiError;
 import io.boxoffice.inventory.EventDefinition;
 import io.boxoffice.inventory.EventInventory;
+import io.boxoffice.payment.PaymentSimulator;
 import io.boxoffice.queue.OnSaleSchedule;
 import io.boxoffice.queue.PresaleCodes;
 import io.boxoffice.queue.PresaleRegistry;
@@ -47,6 +48,9 @@ public final class AdminRoutes extends AllDirectives {
   /** {@code POST /admin/events/{id}/presale/invitations}. */
   public record InvitationsRequest(Integer count) {}
 
+  /** {@code PUT /admin/payments/simulator}: how slow tok_slow is and how often calls fail, on this node. */
+  public record SimulatorRequest(Long slowDelayMs, Double failureRate) {}
+
   /** {@code PATCH /admin/events/{id}/onsale}. */
   public record RatesRequest(Integer admissionPerMinute, Integer maxActiveShoppers) {}
 
@@ -60,9 +64,11 @@ public final class AdminRoutes extends AllDirectives {
   private final long maxVenueBytes;
   private final PresaleCodes presale;
   private final Function<String, RecipientRef<PresaleRegistry.Command>> registries;
+  private final PaymentSimulator simulator;
 
   public AdminRoutes(ActorSystem<?> system, Api api, String adminToken, long maxVenueBytes, PresaleCodes presale,
-                     Function<String, RecipientRef<PresaleRegistry.Command>> registries) {
+                     Function<String, RecipientRef<PresaleRegistry.Command>> registries, PaymentSimulator simulator) {
+    this.simulator = simulator;
     this.presale = presale;
     this.registries = registries;
     this.system = system;
@@ -81,6 +87,7 @@ public final class AdminRoutes extends AllDirectives {
             patch(() -> api.body(RatesRequest.class, r -> rates(eventId, r))))),
         path(segment("events").slash(segment()).slash("onsale").slash("pause"), eventId -> post(() -> paused(eventId, true))),
         path(segment("events").slash(segment()).slash("onsale").slash("resume"), eventId -> post(() -> paused(eventId, false))),
+        path(segment("payments").slash("simulator"), () -> put(() -> api.body(SimulatorRequest.class, this::tuneSimulator))),
         path(segment("events").slash(segment()).slash("presale").slash("invitations"),
             eventId -> post(() -> api.body(InvitationsRequest.class, r -> invitations(eventId, r)))))));
   }
@@ -204,6 +211,16 @@ public final class AdminRoutes extends AllDirectives {
     return api.respond(room(eventId)
         .<WaitingRoom.Reply>ask(ref -> new WaitingRoom.SetPaused(paused, ref), api.askTimeout())
         .thenApply(this::manifestReply));
+  }
+
+  /** Chaos drills: slow payments down or make them fail, on this node's built-in simulator. */
+  private Route tuneSimulator(SimulatorRequest r) {
+    if (simulator == null) return complete(api.error(404, "not_found", "this node uses a real payment processor"));
+    long delay = r.slowDelayMs() == null ? simulator.slowDelay().toMillis() : r.slowDelayMs();
+    double rate = r.failureRate() == null ? simulator.failureRate() : r.failureRate();
+    if (delay < 0 || delay > 600_000 || rate < 0 || rate > 1) throw ApiError.badRequest("slowDelayMs must be 0-600000, failureRate 0-1");
+    simulator.tune(java.time.Duration.ofMillis(delay), rate);
+    return complete(api.json(200, Map.of("slowDelayMs", delay, "failureRate", rate)));
   }
 
   /** A random sample of the presale's registrants, each with the code bound to account and event. */
