@@ -367,8 +367,13 @@ public final class EventInventory
       return Effect().none().thenRun(s -> replies.forEach(Runnable::run)).thenNoReply();
     }
     state.batch = state.batch + 1;
+    long writeStarted = System.nanoTime();
+    int commands = batch.size();
     return Effect().persist(new BatchDecided(state.batch, now, List.copyOf(decisions)))
-        .thenRun(s -> replies.forEach(Runnable::run))
+        .thenRun(s -> {
+          settings.metrics().batchWritten(state.definition.eventId(), commands, decisions.size(), System.nanoTime() - writeStarted);
+          replies.forEach(Runnable::run);
+        })
         .thenNoReply();
   }
 

@@ -33,6 +33,7 @@ public final class TestConfigs {
   }
 
   public static InventorySettings inventory(Clock clock, int snapshotEvery, io.boxoffice.queue.QueueToken queueTokens) {
-    return new InventorySettings(clock, () -> new Random(7), 2000, 20000, snapshotEvery, Duration.ofSeconds(1), "", "", queueTokens);
+    return new InventorySettings(clock, () -> new Random(7), 2000, 20000, snapshotEvery, Duration.ofSeconds(1), "", "", queueTokens,
+        io.boxoffice.inventory.InventoryMetrics.NONE);
   }
 }
