@@ -176,9 +176,9 @@ public final class EventInventory
   }
 
   public static Behavior<Command> create(String eventId, InventorySettings settings) {
-    return Behaviors.<Command>supervise(
+    return Behaviors.withMdc(Command.class, java.util.Map.of("eventId", eventId), Behaviors.<Command>supervise(
             Behaviors.setup(ctx -> new EventInventory(ctx, PersistenceId.of(ENTITY_TYPE_KEY.name(), eventId), settings)))
-        .onFailure(SupervisorStrategy.restartWithBackoff(Duration.ofMillis(200), Duration.ofSeconds(5), 0.2));
+        .onFailure(SupervisorStrategy.restartWithBackoff(Duration.ofMillis(200), Duration.ofSeconds(5), 0.2)));
   }
 
   // ---- behaviour -------------------------------------------------------------------------

@@ -125,11 +125,11 @@ public final class WaitingRoom
   }
 
   public static Behavior<Command> create(String eventId, WaitingRoomSettings settings) {
-    return Behaviors.<Command>supervise(Behaviors.setup(ctx -> Behaviors.withTimers(timers -> {
+    return Behaviors.withMdc(Command.class, java.util.Map.of("eventId", eventId), Behaviors.<Command>supervise(Behaviors.setup(ctx -> Behaviors.withTimers(timers -> {
           timers.startTimerWithFixedDelay("tick", new Tick(), settings.tick());
           return new WaitingRoom(ctx, eventId, settings);
         })))
-        .onFailure(SupervisorStrategy.restartWithBackoff(Duration.ofMillis(200), Duration.ofSeconds(5), 0.2));
+        .onFailure(SupervisorStrategy.restartWithBackoff(Duration.ofMillis(200), Duration.ofSeconds(5), 0.2)));
   }
 
   private static final long MAX_STEP_MS = 5_000;
