@@ -22,7 +22,8 @@ public record InventorySettings(
     String journalPluginId,
     String snapshotPluginId,
     QueueToken queueTokens,
-    InventoryMetrics metrics) {
+    InventoryMetrics metrics,
+    Duration heartbeat) {
 
   public static InventorySettings fromConfig(Config config, Clock clock, QueueToken queueTokens, InventoryMetrics metrics) {
     Config c = config.getConfig("boxoffice.inventory");
@@ -36,6 +37,7 @@ public record InventorySettings(
         c.getString("journal-plugin"),
         c.getString("snapshot-plugin"),
         queueTokens,
-        metrics);
+        metrics,
+        c.getDuration("heartbeat"));
   }
 }
