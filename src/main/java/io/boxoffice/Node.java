@@ -19,7 +19,13 @@ import io.boxoffice.edge.ShopAdmission;
 import io.boxoffice.inventory.EventInventory;
 import io.boxoffice.inventory.InventorySettings;
 import io.boxoffice.edge.Manifests;
+import io.boxoffice.ops.ClusterGauges;
 import io.boxoffice.ops.Hmac;
+import io.boxoffice.ops.HttpReadiness;
+import io.boxoffice.ops.Metrics;
+import io.boxoffice.ops.RouteNames;
+import org.apache.pekko.management.cluster.bootstrap.ClusterBootstrap;
+import org.apache.pekko.management.javadsl.PekkoManagement;
 import io.boxoffice.edge.ClientPrefix;
 import io.boxoffice.edge.FanContext;
 import io.boxoffice.queue.BotSettings;
@@ -85,16 +91,19 @@ public final class Node {
   private final ActorSystem<Void> system;
   private final ServerBinding binding;
   private final PaymentGateway payments;
+  private final int managementPort;
 
-  private Node(ActorSystem<Void> system, ServerBinding binding, PaymentGateway payments) {
+  private Node(ActorSystem<Void> system, ServerBinding binding, PaymentGateway payments, int managementPort) {
     this.system = system;
     this.binding = binding;
     this.payments = payments;
+    this.managementPort = managementPort;
   }
 
   public ActorSystem<Void> system() { return system; }
   public int httpPort() { return binding.localAddress().getPort(); }
   public PaymentGateway payments() { return payments; }
+  public int managementPort() { return managementPort; }
 
   /** Where each kind of entity is, by entity id: sharding in a node, probes or local actors in tests. */
   record Refs(Function<String, RecipientRef<EventInventory.Command>> inventories,
@@ -119,11 +128,16 @@ public final class Node {
     Schema.ensure(config);
     ActorSystem<Void> system = ActorSystem.create(Behaviors.empty(), "boxoffice", config);
     try {
-      if (!NodeConfig.hasSeedNodes(config)) {
+      Config bo = config.getConfig("boxoffice");
+      org.apache.pekko.http.javadsl.model.Uri management =
+          PekkoManagement.get(system.classicSystem()).start().toCompletableFuture().get(30, TimeUnit.SECONDS);
+      if (bo.getString("discovery").equals("kubernetes")) {
+        ClusterBootstrap.get(system.classicSystem()).start();
+      } else if (!NodeConfig.hasSeedNodes(config)) {
         Cluster cluster = Cluster.get(system);
         cluster.manager().tell(Join.create(cluster.selfMember().address()));
       }
-      Config bo = config.getConfig("boxoffice");
+      Metrics metrics = new Metrics();
       Clock clock = options.clock();
       PaymentGateway payments = options.payments() != null ? options.payments() : simulator(system, config);
       Refs refs = Refs.of(ClusterSharding.get(system));
@@ -132,7 +146,7 @@ public final class Node {
 
       // One verifier for the edge and the inventory's own check: the same keys.
       QueueTokenSettings queueSettings = QueueTokenSettings.fromConfig(config, clock);
-      InventorySettings inventorySettings = InventorySettings.fromConfig(config, clock, queueSettings.tokens());
+      InventorySettings inventorySettings = InventorySettings.fromConfig(config, clock, queueSettings.tokens(), metrics);
       EventInventory.init(system, inventorySettings);
       Cart.init(system, new CartSettings(clock, payments, barcodes, refs.inventories(), refs.wallets(), askTimeout,
           Duration.ofMillis(500), Duration.ofSeconds(30)));
@@ -151,15 +165,17 @@ public final class Node {
       Venue.init(system);
 
       Function<HttpRequest, CompletionStage<HttpResponse>> handler =
-          routes(system, config, clock, askTimeout, barcodes, inventorySettings, refs, manifestTopic, queueSettings, payments);
+          routes(system, config, clock, askTimeout, barcodes, inventorySettings, refs, manifestTopic, queueSettings, payments, metrics);
+      ClusterGauges.register(system, metrics);
       ServerBinding binding = Http.get(system)
           .newServerAt(bo.getString("http.interface"), bo.getInt("http.port"))
           .bind(handler::apply)
           .toCompletableFuture()
           .get(30, TimeUnit.SECONDS);
       binding.addToCoordinatedShutdown(Duration.ofSeconds(10), system);
+      HttpReadiness.ready(system.classicSystem());
       log.info("boxoffice listening on {}", binding.localAddress());
-      return new Node(system, binding, payments);
+      return new Node(system, binding, payments, management.port());
     } catch (Exception e) {
       system.terminate();
       throw e;
@@ -169,7 +185,7 @@ public final class Node {
   private static Function<HttpRequest, CompletionStage<HttpResponse>> routes(ActorSystem<Void> system, Config config, Clock clock, Duration askTimeout, Barcode barcodes,
                               InventorySettings inventorySettings, Refs refs,
                               ActorRef<Topic.Command<WaitingRoom.Manifest>> manifestTopic,
-                              QueueTokenSettings queueSettings, PaymentGateway payments) {
+                              QueueTokenSettings queueSettings, PaymentGateway payments, Metrics metrics) {
     Config bo = config.getConfig("boxoffice");
     Api api = new Api(system, askTimeout, bo.getBytes("http.max-body-bytes"));
     IdentityToken identityTokens = new IdentityToken(Hmac.fromBase64OrRandom(secret(bo, "identity-key", "sign-in cookies")),
@@ -190,7 +206,10 @@ public final class Node {
     ProofOfWork pow = new ProofOfWork(Hmac.fromBase64OrRandom(secret(bo, "bots.pow-key", "proof-of-work challenges", "")), clock,
         bots.powChallengeTtl(), bots.powUsedMax());
     // Staleness of what this node heard is a matter of real time, whatever clock the sale runs on.
-    Manifests manifests = new Manifests(system, manifestTopic, refs.rooms(), Clock.systemUTC(), Duration.ofSeconds(5), askTimeout);
+    Manifests[] manifestsHolder = new Manifests[1];
+    Manifests manifests = new Manifests(system, manifestTopic, refs.rooms(), Clock.systemUTC(), Duration.ofSeconds(5), askTimeout,
+        eventId -> metrics.watch(eventId, manifestsHolder[0]));
+    manifestsHolder[0] = manifests;
     EdgeLine line = new EdgeLine(refs.rooms(), system.scheduler(), askTimeout);
     system.scheduler().scheduleWithFixedDelay(Duration.ofSeconds(1), Duration.ofSeconds(1), line::report, system.executionContext());
     Bulkhead bulkhead = new Bulkhead(bo.getInt("edge.per-event-in-flight"));
@@ -199,28 +218,39 @@ public final class Node {
         new PasswordHasher(bo.getInt("accounts.pbkdf2-iterations")), blocking);
     AdminRoutes admin = new AdminRoutes(system, api, token(bo, "admin-token", "Admin"), bo.getBytes("http.max-admin-body-bytes"),
         presale, refs.registries(), payments instanceof PaymentSimulator sim ? sim : null);
-    BulkheadDirectives bulkheads = new BulkheadDirectives(bulkhead, api);
+    BulkheadDirectives bulkheads = new BulkheadDirectives(bulkhead, api, metrics);
     QueueRoutes queue = new QueueRoutes(api, bulkheads, identity, fans, manifests, queueTokens, line, pow, presale, refs.places(),
         refs.registries(), system.scheduler(), clock, tokenMaxAge);
     ShopRoutes shop = new ShopRoutes(api, bulkheads, identity,
         new QueueAdmission(api, fans, manifests, queueTokens, clock, tokenMaxAge), views, refs.inventories(), refs.carts(),
-        system.scheduler());
+        system.scheduler(), metrics);
     TicketRoutes tickets = new TicketRoutes(api, identity, barcodes, token(bo, "gate-token", "Gate"), refs.carts(), refs.wallets(),
         refs.inventories(), system.scheduler());
     AllDirectives d = new AllDirectives() {};
     // The queue's paths come before the shop's: the shop checks admission for every path under an event.
-    Route tree = api.seal(d.concat(accounts.routes(), admin.routes(), queue.routes(), shop.routes(), tickets.routes()));
+    Route metricsRoute = d.path("metrics", () -> d.get(() -> d.complete(HttpResponse.create().withEntity(
+        org.apache.pekko.http.javadsl.model.ContentTypes.create(
+            org.apache.pekko.http.javadsl.model.MediaTypes.TEXT_PLAIN, org.apache.pekko.http.javadsl.model.HttpCharsets.UTF_8),
+        metrics.scrape()))));
+    Route tree = api.seal(d.concat(metricsRoute, accounts.routes(), admin.routes(), queue.routes(), shop.routes(), tickets.routes()));
     PageRoutes pages = new PageRoutes(identityTokens, ClientPrefix.fromConfig(config), manifests, queueTokens, clock, tokenMaxAge);
     org.apache.pekko.japi.function.Function<HttpRequest, CompletionStage<HttpResponse>> treeHandler = tree.handler(system);
     // The page the whole crowd repeats skips the routing tree; everything else goes through it.
     return request -> {
+      long started = System.nanoTime();
+      CompletionStage<HttpResponse> response;
       Optional<CompletionStage<HttpResponse>> page = pages.handle(request);
-      if (page.isPresent()) return page.get();
-      try {
-        return treeHandler.apply(request);
-      } catch (Exception e) {
-        return CompletableFuture.failedFuture(e);
+      if (page.isPresent()) {
+        response = page.get();
+      } else {
+        try {
+          response = treeHandler.apply(request);
+        } catch (Exception e) {
+          response = CompletableFuture.failedFuture(e);
+        }
       }
+      io.micrometer.core.instrument.Timer timer = metrics.route(RouteNames.of(request));
+      return response.whenComplete((r, e) -> timer.record(System.nanoTime() - started, TimeUnit.NANOSECONDS));
     };
   }
 

@@ -179,9 +179,9 @@ public final class Cart extends EventSourcedBehaviorWithEnforcedReplies<Cart.Com
     int colon = entityId.indexOf(':');
     String eventId = entityId.substring(0, colon);
     String accountId = entityId.substring(colon + 1);
-    return Behaviors.<Command>supervise(Behaviors.setup(ctx -> Behaviors.withTimers(timers ->
+    return Behaviors.withMdc(Command.class, java.util.Map.of("eventId", eventId), Behaviors.<Command>supervise(Behaviors.setup(ctx -> Behaviors.withTimers(timers ->
             new Cart(ctx, timers, PersistenceId.of(ENTITY_TYPE_KEY.name(), entityId), eventId, accountId, settings))))
-        .onFailure(SupervisorStrategy.restartWithBackoff(Duration.ofMillis(200), Duration.ofSeconds(5), 0.2));
+        .onFailure(SupervisorStrategy.restartWithBackoff(Duration.ofMillis(200), Duration.ofSeconds(5), 0.2)));
   }
 
   private final ActorContext<Command> context;

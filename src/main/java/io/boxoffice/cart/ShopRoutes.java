@@ -10,6 +10,7 @@ import io.boxoffice.edge.EventViews;
 import io.boxoffice.edge.Identity;
 import io.boxoffice.edge.Refusals;
 import io.boxoffice.edge.ShopAdmission;
+import io.boxoffice.ops.Metrics;
 import io.boxoffice.inventory.EventDefinition;
 import io.boxoffice.inventory.EventInventory;
 import io.boxoffice.inventory.EventInventory.SeatPrice;
@@ -56,10 +57,12 @@ public final class ShopRoutes extends AllDirectives {
   private final Function<String, RecipientRef<EventInventory.Command>> inventories;
   private final Function<String, RecipientRef<Cart.Command>> carts;
   private final Scheduler scheduler;
+  private final Metrics metrics;
 
   public ShopRoutes(Api api, BulkheadDirectives bulkheads, Identity identity, ShopAdmission admission, EventViews views,
                     Function<String, RecipientRef<EventInventory.Command>> inventories,
-                    Function<String, RecipientRef<Cart.Command>> carts, Scheduler scheduler) {
+                    Function<String, RecipientRef<Cart.Command>> carts, Scheduler scheduler, Metrics metrics) {
+    this.metrics = metrics;
     this.api = api;
     this.bulkheads = bulkheads;
     this.identity = identity;
@@ -123,7 +126,8 @@ public final class ShopRoutes extends AllDirectives {
         throw ApiError.badRequest("seat ids must be non-empty strings");
       }
       if (new HashSet<>(r.seats()).size() != r.seats().size()) throw ApiError.badRequest("a seat is named twice");
-      return askInventory(eventId, ref -> new EventInventory.HoldSeats(account, List.copyOf(r.seats()), pass, ref), this::holdsView);
+      return askInventory(eventId, ref -> new EventInventory.HoldSeats(account, List.copyOf(r.seats()), pass, ref),
+          reply -> held(eventId, reply));
     }
     BestRequest b = r.best();
     if (b.quantity() == null || b.quantity() < 1 || b.quantity() > EventDefinition.MAX_SEATS_PER_ACCOUNT) {
@@ -132,7 +136,7 @@ public final class ShopRoutes extends AllDirectives {
     if (b.maxPriceCents() != null && b.maxPriceCents() < 0) throw ApiError.badRequest("best.maxPriceCents must not be negative");
     if (b.zone() != null && (b.zone().isEmpty() || b.zone().length() > 32)) throw ApiError.badRequest("best.zone must be 1-32 characters");
     return askInventory(eventId, ref -> new EventInventory.HoldBest(account, b.quantity(), b.maxPriceCents(), b.zone(), pass, ref),
-        this::holdsView);
+        reply -> held(eventId, reply));
   }
 
   private Route release(String eventId, String account, String seatId) {
@@ -150,7 +154,10 @@ public final class ShopRoutes extends AllDirectives {
         if (r.paymentToken() == null || r.paymentToken().isBlank() || r.paymentToken().length() > 200) {
           throw ApiError.badRequest("paymentToken is required");
         }
-        return askCart(eventId, account, ref -> new Cart.Checkout(key.get(), r.paymentToken(), ref), this::orderView);
+        return askCart(eventId, account, ref -> new Cart.Checkout(key.get(), r.paymentToken(), ref), reply -> {
+          metrics.sales(eventId).increment();
+          return orderView(reply);
+        });
       });
     });
   }
@@ -176,6 +183,11 @@ public final class ShopRoutes extends AllDirectives {
           return onReply.apply(reply);
         });
     return api.respond(response);
+  }
+
+  private HttpResponse held(String eventId, EventInventory.Reply reply) {
+    if (reply instanceof EventInventory.Held h) metrics.holds(eventId).increment(h.seats().size());
+    return holdsView(reply);
   }
 
   /** {@code {"seats":[{"seatId","priceCents"}],"holdExpiresAt"}} for a new hold or the whole cart. */

@@ -1,5 +1,6 @@
 package io.boxoffice.edge;
 
+import io.boxoffice.ops.Metrics;
 import java.util.function.Supplier;
 import org.apache.pekko.http.javadsl.server.AllDirectives;
 import org.apache.pekko.http.javadsl.server.Route;
@@ -8,15 +9,18 @@ import org.apache.pekko.http.javadsl.server.Route;
 public final class BulkheadDirectives extends AllDirectives {
   private final Bulkhead bulkhead;
   private final Api api;
+  private final Metrics metrics;
 
-  public BulkheadDirectives(Bulkhead bulkhead, Api api) {
+  public BulkheadDirectives(Bulkhead bulkhead, Api api, Metrics metrics) {
     this.bulkhead = bulkhead;
     this.api = api;
+    this.metrics = metrics;
   }
 
   public Route guard(String eventId, Bulkhead.Priority priority, Supplier<Route> inner) {
     return extractRequestContext(ctx -> {
       if (!bulkhead.tryEnter(eventId, priority)) {
+        metrics.shed(eventId, priority.name().toLowerCase()).increment();
         return complete(api.error(503, "overloaded", "this event is busy right now, try again in a moment"));
       }
       // The place is given back when the response is ready, whatever it is (also rejections and failures).

@@ -37,8 +37,10 @@ public final class Manifests {
   private final Duration askTimeout;
 
   public Manifests(ActorSystem<?> system, ActorRef<Topic.Command<WaitingRoom.Manifest>> topic,
-                   Function<String, RecipientRef<WaitingRoom.Command>> rooms, Clock clock, Duration refresh, Duration askTimeout) {
+                   Function<String, RecipientRef<WaitingRoom.Command>> rooms, Clock clock, Duration refresh, Duration askTimeout,
+                   java.util.function.Consumer<String> onNewEvent) {
     this.system = system;
+    this.onNewEvent = onNewEvent;
     this.rooms = rooms;
     this.clock = clock;
     this.refresh = refresh;
@@ -51,9 +53,18 @@ public final class Manifests {
     topic.tell(Topic.subscribe(listener));
   }
 
+  private final java.util.function.Consumer<String> onNewEvent;
+
   private void remember(WaitingRoom.Manifest m) {
+    if (!byEvent.containsKey(m.eventId())) onNewEvent.accept(m.eventId());
     byEvent.merge(m.eventId(), new Entry(m, clock.millis()),
         (old, next) -> next.manifest().updatedAt() >= old.manifest().updatedAt() ? next : old);
+  }
+
+  /** The last manifest of the event this node heard, however old, or null. */
+  public WaitingRoom.Manifest known(String eventId) {
+    Entry e = byEvent.get(eventId);
+    return e == null ? null : e.manifest();
   }
 
   /** The event's manifest if this node heard it recently; nothing is asked. */

@@ -98,6 +98,12 @@ public final class EventInventory
   /** Internal: decide and persist the buffered commands. */
   public record Flush() implements Command {}
 
+  /** Internal: note that the inventory is alive while holds run (see {@link Alive}). */
+  public record Heartbeat() implements Command {}
+
+  /** Internal: give the holds live at {@code downSince} the time the event was unavailable. */
+  public record CompensateOutage(long downSince, long forMillis) implements Command {}
+
   /** Replies of the inventory. */
   public sealed interface Reply extends CborSerializable {}
 
@@ -141,6 +147,15 @@ public final class EventInventory
   /** Holds need an admitted queue pass from now on. */
   public record AdmissionRequired() implements Event {}
 
+  /** The inventory was alive at {@code at} (epoch ms); written now and then while holds run. */
+  public record Alive(long at) implements Event {}
+
+  /**
+   * The platform was down from {@code downSince} for {@code forMillis}: every hold live at
+   * {@code downSince} gets that time back, so no fan loses a cart to our fault.
+   */
+  public record HoldsExtended(long downSince, long forMillis) implements Event {}
+
   /** All decisions of one group commit, decided at {@code at} (epoch ms, the event's own clock). */
   public record BatchDecided(long batch, long at, List<Decision> decisions) implements Event {}
 
@@ -155,18 +170,21 @@ public final class EventInventory
     final SeatBook book;
     long batch;
     boolean admissionRequired;
+    /** When the inventory last wrote anything: a batch or a heartbeat (epoch ms). */
+    long aliveAt;
 
-    Active(EventDefinition definition, SeatBook book, long batch, boolean admissionRequired) {
+    Active(EventDefinition definition, SeatBook book, long batch, boolean admissionRequired, long aliveAt) {
       this.definition = definition;
       this.book = book;
       this.batch = batch;
       this.admissionRequired = admissionRequired;
+      this.aliveAt = aliveAt;
     }
   }
 
   /** The journal form of {@link Active}: immutable copies, taken on the entity's thread. */
-  public record Snapshot(EventDefinition definition, long batch, SeatBook.Snapshot book, boolean admissionRequired)
-      implements CborSerializable {}
+  public record Snapshot(EventDefinition definition, long batch, SeatBook.Snapshot book, boolean admissionRequired,
+                         long aliveAt) implements CborSerializable {}
 
   // ---- wiring ----------------------------------------------------------------------------
 
@@ -176,9 +194,12 @@ public final class EventInventory
   }
 
   public static Behavior<Command> create(String eventId, InventorySettings settings) {
-    return Behaviors.<Command>supervise(
-            Behaviors.setup(ctx -> new EventInventory(ctx, PersistenceId.of(ENTITY_TYPE_KEY.name(), eventId), settings)))
-        .onFailure(SupervisorStrategy.restartWithBackoff(Duration.ofMillis(200), Duration.ofSeconds(5), 0.2));
+    return Behaviors.withMdc(Command.class, java.util.Map.of("eventId", eventId), Behaviors.<Command>supervise(
+            Behaviors.setup(ctx -> Behaviors.<Command>withTimers(timers -> {
+              timers.startTimerWithFixedDelay("heartbeat", new Heartbeat(), settings.heartbeat());
+              return new EventInventory(ctx, PersistenceId.of(ENTITY_TYPE_KEY.name(), eventId), settings);
+            })))
+        .onFailure(SupervisorStrategy.restartWithBackoff(Duration.ofMillis(200), Duration.ofSeconds(5), 0.2)));
   }
 
   // ---- behaviour -------------------------------------------------------------------------
@@ -222,8 +243,10 @@ public final class EventInventory
     return new SnapshotAdapter<>() {
       @Override
       public Object toJournal(State state) {
-        if (state instanceof Active a) return new Snapshot(a.definition, a.batch, a.book.toSnapshot(), a.admissionRequired);
-        return new Snapshot(null, 0, null, false);
+        if (state instanceof Active a) {
+          return new Snapshot(a.definition, a.batch, a.book.toSnapshot(), a.admissionRequired, a.aliveAt);
+        }
+        return new Snapshot(null, 0, null, false, 0);
       }
 
       @Override
@@ -232,9 +255,30 @@ public final class EventInventory
         if (s.definition() == null) return new Empty();
         EventDefinition d = s.definition();
         SeatBook book = SeatBook.fromSnapshot(SeatMap.compile(d.venue()), d.prices(), d.maxSeatsPerAccount(), s.book());
-        return new Active(d, book, s.batch(), s.admissionRequired());
+        return new Active(d, book, s.batch(), s.admissionRequired(), s.aliveAt());
       }
     };
+  }
+
+  @Override
+  public org.apache.pekko.persistence.typed.javadsl.SignalHandler<State> signalHandler() {
+    return newSignalHandlerBuilder()
+        .onSignal(org.apache.pekko.persistence.typed.RecoveryCompleted.instance(), this::onRecovered)
+        .build();
+  }
+
+  /**
+   * Back after a crash, a move or a database outage: if holds were live when the inventory last
+   * wrote and the gap is longer than a heartbeat allows, those holds get the gap back.
+   */
+  private void onRecovered(State state) {
+    if (!(state instanceof Active a) || a.aliveAt == 0) return;
+    long now = settings.clock().millis();
+    long gap = now - a.aliveAt;
+    if (gap > 2 * settings.heartbeat().toMillis() && a.book.hasLiveHolds(a.aliveAt)) {
+      context.getLog().info("holds live at {} get {} ms back after the event was unavailable", a.aliveAt, gap);
+      context.getSelf().tell(new CompensateOutage(a.aliveAt, gap));
+    }
   }
 
   @Override
@@ -247,15 +291,25 @@ public final class EventInventory
     return (state, event) -> {
       if (event instanceof EventCreated c) {
         EventDefinition d = c.definition();
-        return new Active(d, new SeatBook(SeatMap.compile(d.venue()), d.prices(), d.maxSeatsPerAccount()), 0, false);
+        return new Active(d, new SeatBook(SeatMap.compile(d.venue()), d.prices(), d.maxSeatsPerAccount()), 0, false, 0);
       }
       Active a = (Active) state;
       if (event instanceof AdmissionRequired) {
         a.admissionRequired = true;
         return a;
       }
+      if (event instanceof Alive alive) {
+        a.aliveAt = Math.max(a.aliveAt, alive.at());
+        return a;
+      }
+      if (event instanceof HoldsExtended x) {
+        a.book.extendHolds(x.downSince(), x.forMillis());
+        a.aliveAt = Math.max(a.aliveAt, x.downSince() + x.forMillis());
+        return a;
+      }
       BatchDecided b = (BatchDecided) event;
       // A live batch was applied when it was decided; only recovery applies it here.
+      a.aliveAt = Math.max(a.aliveAt, b.at());
       if (b.batch() <= a.batch) return a;
       a.book.expireUpTo(b.at());
       for (Decision d : b.decisions()) a.book.apply(d);
@@ -276,6 +330,15 @@ public final class EventInventory
 
   private ReplyEffect<Event, State> onActive(Active state, Command command) {
     if (command instanceof Flush) return onFlush(state);
+    if (command instanceof CompensateOutage c) {
+      if (state.aliveAt > c.downSince()) return Effect().noReply();
+      return Effect().persist(new HoldsExtended(c.downSince(), c.forMillis())).thenNoReply();
+    }
+    if (command instanceof Heartbeat) {
+      long now = settings.clock().millis();
+      if (!state.book.hasLiveHolds(now) || now - state.aliveAt < settings.heartbeat().toMillis()) return Effect().noReply();
+      return Effect().persist(new Alive(now)).thenNoReply();
+    }
     if (command instanceof Create c) {
       return Effect().reply(c.replyTo(), new Rejected("event_exists", "the event exists already", List.of()));
     }
@@ -367,8 +430,13 @@ public final class EventInventory
       return Effect().none().thenRun(s -> replies.forEach(Runnable::run)).thenNoReply();
     }
     state.batch = state.batch + 1;
+    long writeStarted = System.nanoTime();
+    int commands = batch.size();
     return Effect().persist(new BatchDecided(state.batch, now, List.copyOf(decisions)))
-        .thenRun(s -> replies.forEach(Runnable::run))
+        .thenRun(s -> {
+          settings.metrics().batchWritten(state.definition.eventId(), commands, decisions.size(), System.nanoTime() - writeStarted);
+          replies.forEach(Runnable::run);
+        })
         .thenNoReply();
   }
 

@@ -21,9 +21,11 @@ public record InventorySettings(
     Duration availabilityInterval,
     String journalPluginId,
     String snapshotPluginId,
-    QueueToken queueTokens) {
+    QueueToken queueTokens,
+    InventoryMetrics metrics,
+    Duration heartbeat) {
 
-  public static InventorySettings fromConfig(Config config, Clock clock, QueueToken queueTokens) {
+  public static InventorySettings fromConfig(Config config, Clock clock, QueueToken queueTokens, InventoryMetrics metrics) {
     Config c = config.getConfig("boxoffice.inventory");
     return new InventorySettings(
         clock,
@@ -34,6 +36,8 @@ public record InventorySettings(
         c.getDuration("availability-interval"),
         c.getString("journal-plugin"),
         c.getString("snapshot-plugin"),
-        queueTokens);
+        queueTokens,
+        metrics,
+        c.getDuration("heartbeat"));
   }
 }

@@ -323,7 +323,27 @@ public final class SeatBook {
     return liveHolds(account, now).length + soldByAccount[a];
   }
 
+  /** Whether any hold is still live at {@code now}. */
+  public boolean hasLiveHolds(long now) {
+    for (List<Integer> seats : heldByAccount.values()) {
+      for (int s : seats) if (status[s] == HELD && until[s] > now) return true;
+    }
+    return false;
+  }
+
   // ---- evolution -------------------------------------------------------------------------
+
+  /** Every hold still live at {@code liveAt} gets {@code byMillis} more (time the platform was down). */
+  public void extendHolds(long liveAt, long byMillis) {
+    for (List<Integer> seats : heldByAccount.values()) {
+      for (int s : seats) {
+        if (status[s] == HELD && until[s] > liveAt) {
+          until[s] += byMillis;
+          expiries.add(new long[] {until[s], s});
+        }
+      }
+    }
+  }
 
   /** Turn every hold whose deadline is at or before {@code now} back into an available seat. */
   public void expireUpTo(long now) {

@@ -69,7 +69,7 @@ public final class WaitingRoom
   public record Tick() implements Command {}
 
   /** Internal: what the event's inventory said about its seats. */
-  public record SeatsCounted(int available, int held) implements Command {}
+  public record SeatsCounted(int available, int held, int sold) implements Command {}
 
   public sealed interface Reply extends CborSerializable {}
 
@@ -79,7 +79,8 @@ public final class WaitingRoom
    * the sale started (a lobby account's place follows from them); times are epoch ms.
    */
   public record Manifest(String eventId, String state, long admittedUpTo, int admissionPerMinute, int maxActiveShoppers,
-                         long activeShoppers, long lobby, int seatsRemaining, long updatedAt, long lobbyOpensAt,
+                         long activeShoppers, long lobby, int seatsRemaining, int seatsHeld, int seatsSold, long updatedAt,
+                         long lobbyOpensAt,
                          long startsAt, String salt, long cohortSize, boolean presale, int powBits, boolean paused)
       implements Reply {}
 
@@ -124,11 +125,11 @@ public final class WaitingRoom
   }
 
   public static Behavior<Command> create(String eventId, WaitingRoomSettings settings) {
-    return Behaviors.<Command>supervise(Behaviors.setup(ctx -> Behaviors.withTimers(timers -> {
+    return Behaviors.withMdc(Command.class, java.util.Map.of("eventId", eventId), Behaviors.<Command>supervise(Behaviors.setup(ctx -> Behaviors.withTimers(timers -> {
           timers.startTimerWithFixedDelay("tick", new Tick(), settings.tick());
           return new WaitingRoom(ctx, eventId, settings);
         })))
-        .onFailure(SupervisorStrategy.restartWithBackoff(Duration.ofMillis(200), Duration.ofSeconds(5), 0.2));
+        .onFailure(SupervisorStrategy.restartWithBackoff(Duration.ofMillis(200), Duration.ofSeconds(5), 0.2)));
   }
 
   private static final long MAX_STEP_MS = 5_000;
@@ -143,6 +144,7 @@ public final class WaitingRoom
   private AdmissionControl.Line line;
   private int seatsAvailable = -1;
   private int seatsHeld = -1;
+  private int seatsSold;
   /**
    * Places admitted and shoppers who left, per second, over the shopping window: {second, in,
    * out}. Every admitted place counts as shopping until its window ends or it leaves, so the
@@ -185,18 +187,20 @@ public final class WaitingRoom
     if (command instanceof SetSchedule s) {
       if (state.started()) return Effect().reply(s.replyTo(), new Rejected("already_started", "the sale has started"));
       OnSaleSchedule schedule = s.schedule().notBefore(now);
-      return Effect().persist(new ScheduleSet(schedule)).thenReply(s.replyTo(), st -> manifest(st, now));
+      return Effect().persist(new ScheduleSet(schedule)).thenRun(st -> publish(st, now)).thenReply(s.replyTo(), st -> manifest(st, now));
     }
     if (command instanceof ChangeRates c) {
       if (state.schedule() == null) return Effect().reply(c.replyTo(), new Rejected("not_found", "no on-sale is scheduled"));
       OnSaleSchedule next = state.schedule().withRates(c.admissionPerMinute(), c.maxActiveShoppers());
       return Effect().persist(new RatesChanged(next.admissionPerMinute(), next.maxActiveShoppers()))
+          .thenRun(st -> publish(st, now))
           .thenReply(c.replyTo(), st -> manifest(st, now));
     }
     if (command instanceof SetPaused p) {
       if (state.schedule() == null) return Effect().reply(p.replyTo(), new Rejected("not_found", "no on-sale is scheduled"));
       if (state.paused() == p.paused()) return Effect().reply(p.replyTo(), manifest(state, now));
-      return Effect().persist(new PausedChanged(p.paused())).thenReply(p.replyTo(), st -> manifest(st, now));
+      // Every edge node hears a change of schedule, rate or pause at once, not at the next tick.
+      return Effect().persist(new PausedChanged(p.paused())).thenRun(st -> publish(st, now)).thenReply(p.replyTo(), st -> manifest(st, now));
     }
     if (command instanceof LobbyJoined j) {
       if (!state.started()) unsavedJoins += Math.max(0, j.count());
@@ -219,6 +223,7 @@ public final class WaitingRoom
     if (command instanceof SeatsCounted s) {
       seatsAvailable = s.available();
       seatsHeld = s.held();
+      seatsSold = s.sold();
       return Effect().noReply();
     }
     return Effect().unhandled().thenNoReply();
@@ -266,7 +271,9 @@ public final class WaitingRoom
   private void askSeats() {
     context.ask(EventInventory.Reply.class, settings.inventories().apply(eventId), settings.askTimeout(),
         EventInventory.GetStats::new,
-        (reply, error) -> reply instanceof EventInventory.Stats s ? new SeatsCounted(s.available(), s.held()) : new SeatsCounted(seatsAvailable, seatsHeld));
+        (reply, error) -> reply instanceof EventInventory.Stats s
+            ? new SeatsCounted(s.available(), s.held(), s.sold())
+            : new SeatsCounted(seatsAvailable, seatsHeld, seatsSold));
   }
 
   private void publish(State state, long now) {
@@ -306,7 +313,8 @@ public final class WaitingRoom
     else if (state.paused()) phase = "paused";
     else phase = "waiting";
     return new Manifest(eventId, phase, state.admittedUpTo(), s == null ? 0 : s.admissionPerMinute(),
-        s == null ? 0 : s.maxActiveShoppers(), activeShoppers(now), state.lobby() + unsavedJoins, Math.max(seatsAvailable, 0), now,
+        s == null ? 0 : s.maxActiveShoppers(), activeShoppers(now), state.lobby() + unsavedJoins, Math.max(seatsAvailable, 0),
+        Math.max(seatsHeld, 0), seatsSold, now,
         s == null ? 0 : s.lobbyOpensAt(), s == null ? 0 : s.startsAt(), state.salt(), state.cohortSize(),
         s != null && s.presale(), s == null ? 0 : s.powBits(), state.paused());
   }

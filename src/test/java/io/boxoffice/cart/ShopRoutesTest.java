@@ -45,9 +45,9 @@ class ShopRoutesTest {
     api = new Api(testKit.system(), Duration.ofMillis(500), 65536);
     views = new EventViews(id -> inventory.getRef(), testKit.system().scheduler(), api.mapper(), clock,
         Duration.ofMillis(500), Duration.ofSeconds(1));
-    ShopRoutes routes = new ShopRoutes(api, new BulkheadDirectives(new Bulkhead(1000), api), new Identity(tokens, api),
-        ShopAdmission.everyone(), views,
-        id -> inventory.getRef(), id -> carts.getRef(), testKit.system().scheduler());
+    io.boxoffice.ops.Metrics metrics = new io.boxoffice.ops.Metrics();
+    ShopRoutes routes = new ShopRoutes(api, new BulkheadDirectives(new Bulkhead(1000), api, metrics), new Identity(tokens, api),
+        ShopAdmission.everyone(), views, id -> inventory.getRef(), id -> carts.getRef(), testKit.system().scheduler(), metrics);
     binding = Http.get(testKit.system()).newServerAt("127.0.0.1", 0).bind(api.seal(routes.routes()))
         .toCompletableFuture().get(10, TimeUnit.SECONDS);
   }
@@ -136,8 +136,9 @@ class ShopRoutesTest {
     TestProbe<Cart.Command> cartProbe = testKit.createTestProbe();
     Api patient = new Api(testKit.system(), Duration.ofSeconds(20), 65536);
     Bulkhead bulkhead = new Bulkhead(10);
-    ShopRoutes small = new ShopRoutes(patient, new BulkheadDirectives(bulkhead, patient), new Identity(tokens, patient),
-        ShopAdmission.everyone(), views, id -> inv.getRef(), id -> cartProbe.getRef(), testKit.system().scheduler());
+    ShopRoutes small = new ShopRoutes(patient, new BulkheadDirectives(bulkhead, patient, new io.boxoffice.ops.Metrics()), new Identity(tokens, patient),
+        ShopAdmission.everyone(), views, id -> inv.getRef(), id -> cartProbe.getRef(), testKit.system().scheduler(),
+        new io.boxoffice.ops.Metrics());
     ServerBinding flooded = Http.get(testKit.system()).newServerAt("127.0.0.1", 0).bind(patient.seal(small.routes()))
         .toCompletableFuture().get(10, TimeUnit.SECONDS);
     try {

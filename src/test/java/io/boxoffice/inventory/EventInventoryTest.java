@@ -282,6 +282,40 @@ class EventInventoryTest {
   }
 
   @Test
+  void holdsGetBackTheTimeTheEventWasDown() {
+    String id = newEventId();
+    var settings = TestConfigs.inventory(clock, 100, null, Duration.ofSeconds(5));
+    ActorRef<EventInventory.Command> inv = testKit.spawn(EventInventory.create(id, settings));
+    TestProbe<EventInventory.Reply> probe = testKit.createTestProbe();
+    inv.tell(new EventInventory.Create(definition(id, 1000), probe.getRef()));
+    probe.expectMessageClass(EventInventory.Created.class);
+    inv.tell(new EventInventory.HoldSeats("fan", List.of("F1-A-1"), probe.getRef()));
+    long deadline = probe.expectMessageClass(EventInventory.Held.class).holdExpiresAt();
+
+    // The node hosting the event dies; the event comes back five minutes later.
+    testKit.stop(inv);
+    clock.advance(Duration.ofMinutes(5));
+    ActorRef<EventInventory.Command> again = testKit.spawn(EventInventory.create(id, settings));
+    probe.awaitAssert(() -> {
+      again.tell(new EventInventory.GetHolds("fan", probe.getRef()));
+      assertEquals(deadline + Duration.ofMinutes(5).toMillis(), probe.expectMessageClass(EventInventory.Holds.class).holdExpiresAt());
+      return null;
+    });
+    // Past the first deadline, inside the given-back time: the fan can still buy.
+    clock.advance(Duration.ofMillis(deadline - clock.millis() + 1000));
+    again.tell(new EventInventory.Confirm("fan", "o1", List.of("F1-A-1"), probe.getRef()));
+    probe.expectMessageClass(EventInventory.Confirmed.class);
+    // A quick restart (within two heartbeats) gives nothing back.
+    again.tell(new EventInventory.HoldSeats("fan2", List.of("F1-A-2"), probe.getRef()));
+    long second = probe.expectMessageClass(EventInventory.Held.class).holdExpiresAt();
+    testKit.stop(again);
+    clock.advance(Duration.ofSeconds(3));
+    ActorRef<EventInventory.Command> third = testKit.spawn(EventInventory.create(id, settings));
+    third.tell(new EventInventory.GetHolds("fan2", probe.getRef()));
+    assertEquals(second, probe.expectMessageClass(EventInventory.Holds.class).holdExpiresAt());
+  }
+
+  @Test
   void everyMessageSurvivesCborSerialization() {
     var serialization = org.apache.pekko.serialization.SerializationExtension.get(testKit.system());
     String id = newEventId();
@@ -292,10 +326,12 @@ class EventInventoryTest {
     for (Object message : List.of(
         new EventInventory.EventCreated(d),
         new EventInventory.AdmissionRequired(),
+        new EventInventory.Alive(5),
+        new EventInventory.HoldsExtended(5, 60_000),
         new EventInventory.HoldBest("a", 2, null, null, new EventInventory.QueuePass("t", "p"), testKit.system().ignoreRef()),
         new EventInventory.BatchDecided(3, 42, List.of(new Decision.Held("a", new int[] {1, 2}, 99),
             new Decision.Released("a", new int[] {1}), new Decision.Sold("a", "o", new int[] {2}), new Decision.Scanned(2, 7))),
-        new EventInventory.Snapshot(d, 3, book.toSnapshot(), true))) {
+        new EventInventory.Snapshot(d, 3, book.toSnapshot(), true, 42))) {
       byte[] bytes = serialization.serialize(message).get();
       var serializer = serialization.findSerializerFor(message);
       String manifest = org.apache.pekko.serialization.Serializers.manifestFor(serializer, message);

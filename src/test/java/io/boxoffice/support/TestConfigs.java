@@ -33,6 +33,13 @@ public final class TestConfigs {
   }
 
   public static InventorySettings inventory(Clock clock, int snapshotEvery, io.boxoffice.queue.QueueToken queueTokens) {
-    return new InventorySettings(clock, () -> new Random(7), 2000, 20000, snapshotEvery, Duration.ofSeconds(1), "", "", queueTokens);
+    return inventory(clock, snapshotEvery, queueTokens, Duration.ofDays(1));
+  }
+
+  /** With a heartbeat: after a gap of more than two, live holds get the gap back on recovery. */
+  public static InventorySettings inventory(Clock clock, int snapshotEvery, io.boxoffice.queue.QueueToken queueTokens,
+                                            Duration heartbeat) {
+    return new InventorySettings(clock, () -> new Random(7), 2000, 20000, snapshotEvery, Duration.ofSeconds(1), "", "", queueTokens,
+        io.boxoffice.inventory.InventoryMetrics.NONE, heartbeat);
   }
 }

@@ -27,6 +27,7 @@ public final class TestNode {
             Map.entry("boxoffice.http.port", 0),
             Map.entry("boxoffice.http.interface", "127.0.0.1"),
             Map.entry("pekko.remote.artery.canonical.port", 0),
+            Map.entry("pekko.management.http.port", 0),
             Map.entry("pekko.coordinated-shutdown.exit-jvm", "off"),
             Map.entry("pekko.loglevel", "WARNING"),
             Map.entry("boxoffice.secrets.admin-token", ADMIN_TOKEN),

@@ -1,0 +1,144 @@
+package io.boxoffice.ops;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.typesafe.config.ConfigFactory;
+import io.boxoffice.Node;
+import io.boxoffice.inventory.EventInventory;
+import io.boxoffice.payment.PaymentSimulator;
+import io.boxoffice.support.HttpFan;
+import io.boxoffice.support.TestNode;
+import java.net.ServerSocket;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.StreamSupport;
+import org.apache.pekko.actor.typed.javadsl.AskPattern;
+import org.apache.pekko.cluster.MemberStatus;
+import org.apache.pekko.cluster.sharding.ShardRegion;
+import org.apache.pekko.cluster.sharding.typed.GetShardRegionState;
+import org.apache.pekko.cluster.sharding.typed.javadsl.ClusterSharding;
+import org.apache.pekko.cluster.typed.Cluster;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Three nodes; the one hosting a busy event is stopped hard (no leaving, no hand-over). The
+ * split-brain resolver downs it, the event's inventory starts again on a survivor from the
+ * journal, and it goes on selling with every earlier sale intact.
+ */
+class NodeFailoverIntegrationTest {
+  final List<Node> nodes = new ArrayList<>();
+  final PaymentSimulator payments = TestNode.payments();
+
+  @AfterEach
+  void stopAll() {
+    for (Node n : nodes) {
+      if (!n.system().whenTerminated().isCompleted()) n.stop();
+    }
+  }
+
+  Node start(int port, int seedPort) throws Exception {
+    Node node = TestNode.postgres(Clock.systemUTC(), payments, ConfigFactory.parseString(
+        "pekko.remote.artery.canonical.port = " + port + "\n"
+            + "boxoffice.seed-nodes = \"127.0.0.1:" + seedPort + "\"\n"
+            // A crash: the node goes without leaving the cluster or handing its shards over.
+            + "pekko.coordinated-shutdown.run-by-actor-system-terminate = off\n"
+            + "pekko.cluster.split-brain-resolver.stable-after = 3s\n"));
+    nodes.add(node);
+    return node;
+  }
+
+  static int freePort() throws Exception {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
+    }
+  }
+
+  static void awaitUp(Node node, int members) throws InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    while (System.nanoTime() < deadline) {
+      long up = StreamSupport.stream(Cluster.get(node.system()).state().getMembers().spliterator(), false)
+          .filter(m -> m.status() == MemberStatus.up()).count();
+      if (up == members) return;
+      Thread.sleep(100);
+    }
+    throw new AssertionError("the cluster never had " + members + " members up");
+  }
+
+  static boolean hosts(Node node, String eventId) {
+    ShardRegion.CurrentShardRegionState state = AskPattern.<Object, ShardRegion.CurrentShardRegionState>ask(
+            ClusterSharding.get(node.system()).shardState().unsafeUpcast(),
+            r -> new GetShardRegionState(EventInventory.ENTITY_TYPE_KEY, r), Duration.ofSeconds(5), node.system().scheduler())
+        .toCompletableFuture().join();
+    return state.getShards().stream().anyMatch(s -> s.getEntityIds().contains(eventId));
+  }
+
+  @Test
+  void theEventGoesOnOnAnotherNodeWithEverySaleIntact() throws Exception {
+    int p1 = freePort();
+    Node first = start(p1, p1);
+    awaitUp(first, 1);
+    String id = UUID.randomUUID().toString().substring(0, 8);
+    String eventId = "fo-" + id;
+    HttpFan admin = new HttpFan(first.httpPort());
+    assertEquals(201, admin.admin("POST", "/admin/venues", "{\"venueId\":\"v-" + id + "\",\"name\":\"H\",\"generate\":"
+        + "{\"layout\":\"stadium\",\"seats\":1000}}").status());
+    assertEquals(201, admin.admin("POST", "/admin/events", "{\"eventId\":\"" + eventId + "\",\"venueId\":\"v-" + id
+        + "\",\"name\":\"S\",\"prices\":{\"floor\":100,\"lower\":50,\"upper\":20}}").status());
+    List<String[]> sold = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      HttpFan fan = new HttpFan(first.httpPort());
+      fan.signUp("fo-" + i + "-" + id + "@example.com");
+      assertEquals(200, fan.send("POST", "/api/events/" + eventId + "/cart/holds", "{\"best\":{\"quantity\":2}}").status());
+      HttpFan.Reply order = fan.send("POST", "/api/events/" + eventId + "/cart/checkout", "{\"paymentToken\":\"tok_visa\"}",
+          "Idempotency-Key", "k");
+      assertEquals(200, order.status(), order.body());
+      sold.add(new String[] {fan.cookie(), order.json().get("orderId").asText(), order.json().get("tickets").toString()});
+    }
+
+    Node second = start(freePort(), p1);
+    Node third = start(freePort(), p1);
+    awaitUp(first, 3);
+    awaitUp(second, 3);
+    awaitUp(third, 3);
+    Node host = List.of(first, second, third).stream().filter(n -> hosts(n, eventId)).findFirst().orElseThrow();
+    List<Node> survivors = new ArrayList<>(List.of(first, second, third));
+    survivors.remove(host);
+
+    HttpFan late = new HttpFan(survivors.get(0).httpPort());
+    late.signUp("fo-late-" + id + "@example.com");
+    long killedAt = System.nanoTime();
+    host.system().terminate();
+    host.system().getWhenTerminated().toCompletableFuture().get(30, TimeUnit.SECONDS);
+
+    HttpFan.Reply hold = null;
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    while (System.nanoTime() < deadline) {
+      hold = late.send("POST", "/api/events/" + eventId + "/cart/holds", "{\"best\":{\"quantity\":2}}");
+      if (hold.status() == 200) break;
+      assertTrue(hold.status() == 503, "while the event moves, fans are told 503, not " + hold.status() + ": " + hold.body());
+      assertTrue(hold.headers().firstValue("Retry-After").isPresent());
+      Thread.sleep(250);
+    }
+    assertEquals(200, hold.status(), "the event sells again on a survivor");
+    System.out.printf("event back after %d ms%n", (System.nanoTime() - killedAt) / 1_000_000);
+    assertTrue(survivors.stream().anyMatch(n -> hosts(n, eventId)));
+
+    for (Node n : survivors) {
+      for (String[] s : sold) {
+        HttpFan owner = new HttpFan(n.httpPort()).withCookie(s[0]);
+        HttpFan.Reply order = owner.send("GET", "/api/orders/" + s[1], null);
+        assertEquals(200, order.status(), order.body());
+        assertEquals(s[2], order.json().get("tickets").toString(), "the sale is intact");
+      }
+    }
+    HttpFan.Reply stats = new HttpFan(survivors.get(1).httpPort()).admin("GET", "/admin/events/" + eventId + "/stats", null);
+    assertEquals(10, stats.json().get("seats").get("sold").asInt());
+    assertEquals(2, stats.json().get("seats").get("held").asInt());
+  }
+}
