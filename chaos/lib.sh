@@ -83,8 +83,9 @@ stop_processes() {
 }
 
 ensure_jar() {
-  if [[ ! -f $ROOT/target/boxoffice.jar ]]; then
-    say "building target/boxoffice.jar"
+  local jar=$ROOT/target/boxoffice.jar
+  if [[ ! -f $jar ]] || [[ -n $(find "$ROOT/src/main" "$ROOT/conf" "$ROOT/schema" "$ROOT/pom.xml" -newer "$jar" -type f -print -quit) ]]; then
+    say "building target/boxoffice.jar (missing or older than the sources)"
     (cd "$ROOT" && mvn -B -q -o -Dstyle.color=never package -DskipTests) || die "cannot build target/boxoffice.jar"
   fi
 }
@@ -207,6 +208,14 @@ node_serves() {
   else
     [[ $code == 200 ]]
   fi
+}
+
+# Members Up as node N's Pekko Management sees them (GET /cluster/members); empty without management.
+members_up() {
+  local body
+  body=$(curl -s -m 3 "http://127.0.0.1:$(mgmt_port "$1")/cluster/members" 2>/dev/null) || return 0
+  [[ $body == *'"members"'* ]] || return 0
+  grep -o '"status" *: *"Up"' <<<"$body" | wc -l
 }
 
 # Members moved to Up, by the leaders' logs (addresses seen in "Leader is moving node [...] to [Up]").
