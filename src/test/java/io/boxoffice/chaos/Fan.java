@@ -174,7 +174,7 @@ final class Fan {
         "{\"paymentToken\":\"" + paymentToken + "\"}", CHECKOUT_TIMEOUT, deadline, "Idempotency-Key", key);
     switch (r.status()) {
       case 200 -> {
-        SaleLog.Sale sale = sale(r);
+        SaleLog.Sale sale = sale(r, deadline - STEP_MILLIS);
         seatsBought += sale.seatIds().size();
         log.sold(sale);
         return Round.AGAIN;
@@ -210,8 +210,8 @@ final class Fan {
         "Idempotency-Key", checkout.idempotencyKey());
   }
 
-  /** The sale a checkout's 200 answer names. */
-  SaleLog.Sale sale(Storefront.Reply r) {
+  /** The sale a checkout's 200 answer names; the checkout was first sent at {@code startedMillis}. */
+  SaleLog.Sale sale(Storefront.Reply r, long startedMillis) {
     JsonNode order = r.json();
     List<String> seatIds = new ArrayList<>();
     List<String> ticketIds = new ArrayList<>();
@@ -219,7 +219,8 @@ final class Fan {
       seatIds.add(t.path("seatId").asText());
       ticketIds.add(t.path("ticketId").asText());
     });
-    return new SaleLog.Sale(System.currentTimeMillis(), order.path("orderId").asText(), id, accountId, seatIds, ticketIds);
+    return new SaleLog.Sale(startedMillis, System.currentTimeMillis(), order.path("orderId").asText(), id, accountId, seatIds,
+        ticketIds);
   }
 
   private void think() {

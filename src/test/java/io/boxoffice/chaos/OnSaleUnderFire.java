@@ -290,7 +290,7 @@ public final class OnSaleUnderFire {
     while (System.currentTimeMillis() < loadEnd + 5_000) {
       Storefront.sleep(10_000);
       int sales = log.sales().size();
-      say(String.format(Locale.ROOT, "t=%+ds sales %d (+%d), holds %d, fans started %d, admitted %d, unknown checkouts %d",
+      say(String.format(Locale.ROOT, "t=%+ds sales %d (+%d), holds %d, fans started %d, admitted %d, checkouts unanswered %d",
           (System.currentTimeMillis() - saleStart) / 1000, sales, sales - lastSales, log.holds().size(), log.fansStarted.sum(),
           log.fansAdmitted.sum(), log.checkoutsUnknown.sum()));
       lastSales = sales;
@@ -321,7 +321,7 @@ public final class OnSaleUnderFire {
       Storefront.Reply r = u.fan().askAgain(u);
       lateAnswers.merge(r.status() == 200 ? "sold" : r.status() == 410 ? "hold expired (nothing charged)"
           : r.answered() ? "answered " + r.status() : "still no answer", 1L, Long::sum);
-      if (r.status() == 200) late.add(u.fan().sale(r));
+      if (r.status() == 200) late.add(u.fan().sale(r, u.startedMillis()));
     }
     List<SaleLog.Sale> runSales = sales;
     sales = new ArrayList<>(sales);
@@ -361,7 +361,7 @@ public final class OnSaleUnderFire {
     List<ChaosCluster.Event> kills = events.stream().filter(e -> e.action().equals("kill")).toList();
     List<ChaosCluster.Event> faults = events.stream()
         .filter(e -> Set.of("kill", "pause", "db-outage", "partition").contains(e.action())).toList();
-    List<Verdict.Recovery> recoveries = Verdict.recoveries(kills, saleTimes, holdTimes, loadEnd);
+    List<Verdict.Recovery> recoveries = Verdict.recoveries(kills, runSales, holdTimes, loadEnd);
     List<Long> toSale = recoveries.stream().map(Verdict.Recovery::toNextSaleMillis).toList();
     List<Long> toHalf = recoveries.stream().map(Verdict.Recovery::backToHalfMillis).toList();
     Verdict.Rates rates = Verdict.rates(saleTimes, Verdict.faultWindows(events, settings.recentFaultSeconds * 1000), saleStart, loadEnd);
@@ -383,7 +383,7 @@ public final class OnSaleUnderFire {
     v.figures.put("longest stretch without a hold or a sale", Verdict.seconds(gap.millis()) + " (from t="
         + Verdict.seconds(gap.from() - saleStart) + ")");
     v.figures.put("kills / faults injected", kills.size() + " / " + faults.size());
-    v.figures.put("time to the next sale after a kill, p50 / max", kills.isEmpty() ? "no kills" : Verdict.seconds(Verdict.percentile(toSale, 50))
+    v.figures.put("time from a kill to the next sale sent after it, p50 / max", kills.isEmpty() ? "no kills" : Verdict.seconds(Verdict.percentile(toSale, 50))
         + " / " + (toSale.contains(-1L) ? "never (no sale came after one of them)" : Verdict.seconds(Verdict.percentile(toSale, 100))));
     v.figures.put("time until sales stay above half their rate before a kill, p50 / max", kills.isEmpty() ? "no kills"
         : Verdict.seconds(Verdict.percentile(toHalf, 50)) + " / "
@@ -399,7 +399,7 @@ public final class OnSaleUnderFire {
     v.figures.put("confirmed sales whose payment is not captured", Long.toString(soldNotCaptured));
     for (Verdict.Recovery r : recoveries) {
       v.figures.put("  kill of " + r.fault().detail().replaceAll(" pid.*", "") + " at t=" + Verdict.seconds(r.fault().atMillis() - saleStart),
-          String.format(Locale.ROOT, "next sale after %s, next hold after %s, sales fell to %.0f%%, above half again after %s",
+          String.format(Locale.ROOT, "next sale %s, next hold %s, sales fell to %.0f%%, above half again after %s",
               Verdict.seconds(r.toNextSaleMillis()), Verdict.seconds(r.toNextHoldMillis()), r.lowestShare() * 100,
               Verdict.seconds(r.backToHalfMillis())));
     }

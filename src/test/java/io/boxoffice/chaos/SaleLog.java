@@ -8,8 +8,12 @@ import java.util.concurrent.atomic.LongAdder;
 /** What the fans were told during a run: every hold and every sale answered 200, and what went astray. */
 final class SaleLog {
 
-  /** A checkout answered 200: the order, its seats and ticket ids as the answer named them, and whose it is. */
-  record Sale(long atMillis, String orderId, int fan, String accountId, List<String> seatIds, List<String> ticketIds) {}
+  /**
+   * A checkout answered 200: when it was first sent and when the answer came, the order, its seats
+   * and ticket ids as the answer named them, and whose it is.
+   */
+  record Sale(long startedMillis, long atMillis, String orderId, int fan, String accountId, List<String> seatIds,
+              List<String> ticketIds) {}
 
   /** A checkout whose outcome its fan did not learn in time: to be asked again, with the same key, after the run. */
   record Unanswered(Fan fan, String idempotencyKey, String paymentToken, long startedMillis, String lastAnswer) {}

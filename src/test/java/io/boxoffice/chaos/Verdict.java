@@ -35,7 +35,7 @@ final class Verdict {
   }
 
   /**
-   * How sales fared after one fault: time to the next sale and to the next hold, the lowest sales
+   * How sales fared after one fault: time to the next sale sent after it and to the next hold, the lowest sales
    * in 5 s within the next minute as a share of the 5 s average of the 10 s before (1.0: no dip),
    * and the time until sales stayed above half that average ({@code -1}: they never did).
    */
@@ -118,14 +118,15 @@ final class Verdict {
   }
 
   /** For each fault, how sales fared after it until the next fault (at most a minute), see {@link Recovery}. */
-  static List<Recovery> recoveries(List<ChaosCluster.Event> faults, List<Long> saleTimes, List<Long> holdTimes, long until) {
+  static List<Recovery> recoveries(List<ChaosCluster.Event> faults, List<SaleLog.Sale> sales, List<Long> holdTimes, long until) {
+    List<Long> saleTimes = sales.stream().map(SaleLog.Sale::atMillis).toList();
     List<Recovery> out = new ArrayList<>();
     for (int i = 0; i < faults.size(); i++) {
       ChaosCluster.Event f = faults.get(i);
       long horizon = Math.min(until, f.atMillis() + HORIZON_MILLIS);
       if (i + 1 < faults.size()) horizon = Math.min(horizon, Math.max(f.atMillis() + RATE_WINDOW_MILLIS, faults.get(i + 1).atMillis()));
       long[] dip = dip(saleTimes, f.atMillis(), horizon);
-      out.add(new Recovery(f, firstAfter(saleTimes, f.atMillis()), firstAfter(holdTimes, f.atMillis()), dip[0] / 1000.0, dip[1]));
+      out.add(new Recovery(f, firstSentAfter(sales, f.atMillis()), firstAfter(holdTimes, f.atMillis()), dip[0] / 1000.0, dip[1]));
     }
     return out;
   }
@@ -171,6 +172,13 @@ final class Verdict {
       counts[(int) ((t - from) / bucketMillis)]++;
     }
     return List.of(counts);
+  }
+
+  /** From {@code at} to the answer of the first sale whose checkout was sent after it (sales under way do not count); -1 if none. */
+  static long firstSentAfter(List<SaleLog.Sale> sales, long at) {
+    long best = -1;
+    for (SaleLog.Sale s : sales) if (s.startedMillis() >= at && (best < 0 || s.atMillis() - at < best)) best = s.atMillis() - at;
+    return best;
   }
 
   static long firstAfter(List<Long> times, long at) {

@@ -13,7 +13,7 @@ class VerdictTest {
 
   static SaleLog.Sale sale(long at, String orderId, String... seats) {
     List<String> tickets = java.util.Arrays.stream(seats).map(s -> orderId + "." + s).toList();
-    return new SaleLog.Sale(at, orderId, 0, "a1", List.of(seats), tickets);
+    return new SaleLog.Sale(at - 100, at, orderId, 0, "a1", List.of(seats), tickets);
   }
 
   static Verdict.FoundOrder found(SaleLog.Sale s) {
@@ -64,22 +64,25 @@ class VerdictTest {
   @Test
   void recoveryIsMeasuredFromTheKillToTheNextSaleAndUntilSalesStayAboveHalfTheirRate() {
     // 2 sales a second for 10 s, a kill at 10 s, then nothing until 14 s and 2 a second again.
-    List<Long> sales = new java.util.ArrayList<>();
-    for (long t = 0; t < 10_000; t += 500) sales.add(t);
-    for (long t = 14_000; t < 30_000; t += 500) sales.add(t);
+    List<SaleLog.Sale> sales = new java.util.ArrayList<>();
+    for (long t = 0; t < 10_000; t += 500) sales.add(sale(t, "o" + t));
+    // Under way when the node died: sent before the kill, answered after it.
+    sales.add(new SaleLog.Sale(9_900, 10_050, "late", 0, "a1", List.of(), List.of()));
+    for (long t = 14_000; t < 30_000; t += 500) sales.add(sale(t, "o" + t));
     ChaosCluster.Event kill = new ChaosCluster.Event(10_000, "kill", "node 2 pid 42");
     Verdict.Recovery r = Verdict.recoveries(List.of(kill), sales, List.of(10_100L), 30_000).get(0);
-    assertEquals(4_000, r.toNextSaleMillis());
+    assertEquals(4_000, r.toNextSaleMillis(), "the sale under way at the kill does not count");
     assertEquals(100, r.toNextHoldMillis());
-    assertEquals(0.2, r.lowestShare(), 1e-9, "the 5 s from the kill saw 2 sales, against 10 in 5 s before");
+    assertEquals(0.3, r.lowestShare(), 1e-9, "the 5 s from the kill saw 3 sales, against 10 in 5 s before");
     // Half the rate is 5 sales in 5 s: the last window with fewer starts at 11.0 s (14.0-15.5 s: 4 sales).
+    // (The sale under way at 10.05 s is in the window from 10.0 s only.)
     assertEquals(6_000, r.backToHalfMillis());
     assertEquals(2, kill.node());
     // No dip at all.
     assertEquals(0, Verdict.recoveries(List.of(new ChaosCluster.Event(20_000, "kill", "")), sales, List.of(), 30_000).get(0).backToHalfMillis());
     // Sales that never come back.
-    assertEquals(-1, Verdict.recoveries(List.of(new ChaosCluster.Event(5_000, "kill", "")), List.of(1_000L, 2_000L), List.of(), 30_000)
-        .get(0).backToHalfMillis());
+    assertEquals(-1, Verdict.recoveries(List.of(new ChaosCluster.Event(5_000, "kill", "")), List.of(sale(1_000, "a"), sale(2_000, "b")),
+        List.of(), 30_000).get(0).backToHalfMillis());
   }
 
   @Test
