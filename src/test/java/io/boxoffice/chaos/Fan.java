@@ -79,7 +79,7 @@ final class Fan {
   void shop(long endMillis) {
     log.fansStarted.increment();
     if (!signUp(endMillis) || !join(endMillis) || !admitted(endMillis)) return;
-    log.fansAdmitted.increment();
+    log.admitted(System.currentTimeMillis());
     while (System.currentTimeMillis() < endMillis && seatsBought + 2 <= behaviour.maxSeatsPerAccount()) {
       think();
       if (System.currentTimeMillis() >= endMillis) return;

@@ -382,6 +382,12 @@ public final class OnSaleUnderFire {
         + " sold, " + stats.path("seats").path("available").asText() + " available, " + held + " held");
     v.figures.put("longest stretch without a hold or a sale", Verdict.seconds(gap.millis()) + " (from t="
         + Verdict.seconds(gap.from() - saleStart) + ")");
+    List<Long> admissions = log.admissions();
+    if (!admissions.isEmpty()) {
+      Verdict.Span stall = Verdict.longestGap(admissions, admissions.stream().mapToLong(Long::longValue).min().orElse(saleStart), loadEnd);
+      v.figures.put("longest stretch without a new fan admitted (fans kept coming)", Verdict.seconds(stall.millis()) + " (from t="
+          + Verdict.seconds(stall.from() - saleStart) + ")");
+    }
     v.figures.put("kills / faults injected", kills.size() + " / " + faults.size());
     v.figures.put("time from a kill to the next sale sent after it, p50 / max", kills.isEmpty() ? "no kills" : Verdict.seconds(Verdict.percentile(toSale, 50))
         + " / " + (toSale.contains(-1L) ? "never (no sale came after one of them)" : Verdict.seconds(Verdict.percentile(toSale, 100))));

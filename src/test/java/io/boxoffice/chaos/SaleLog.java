@@ -19,6 +19,7 @@ final class SaleLog {
   record Unanswered(Fan fan, String idempotencyKey, String paymentToken, long startedMillis, String lastAnswer) {}
 
   private final List<Long> holds = new ArrayList<>();
+  private final List<Long> admissions = new ArrayList<>();
   private final List<Unanswered> unanswered = new ArrayList<>();
   private final List<Sale> sales = new ArrayList<>();
   private final AtomicLong latestHoldDeadline = new AtomicLong();
@@ -49,6 +50,15 @@ final class SaleLog {
 
   synchronized List<Unanswered> unanswered() {
     return List.copyOf(unanswered);
+  }
+
+  synchronized void admitted(long atMillis) {
+    admissions.add(atMillis);
+    fansAdmitted.increment();
+  }
+
+  synchronized List<Long> admissions() {
+    return List.copyOf(admissions);
   }
 
   synchronized List<Long> holds() {
