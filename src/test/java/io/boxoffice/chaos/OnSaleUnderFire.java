@@ -110,6 +110,8 @@ public final class OnSaleUnderFire {
   private final Map<String, Fan> fansByAccount = new ConcurrentHashMap<>();
   private final AtomicInteger nextFan = new AtomicInteger();
   private final AtomicBoolean chaosOn = new AtomicBoolean(true);
+  /** For each kill: how long until all three nodes served again (-1: not before the load ended). */
+  private final List<String> wholeAgain = java.util.Collections.synchronizedList(new ArrayList<>());
   private final long runStart = System.currentTimeMillis();
   private String eventId;
 
@@ -244,7 +246,11 @@ public final class OnSaleUnderFire {
         cluster.script("kill-node", Integer.toString(node));
         Storefront.sleep(settings.restartAfterSeconds * 1000);
         say("chaos: restart node " + node);
+        long killedAt = System.currentTimeMillis() - settings.restartAfterSeconds * 1000;
         cluster.script("restart-node", Integer.toString(node), "--no-wait");
+        while (chaosOn.get() && System.currentTimeMillis() < loadEnd && !everyNodeServes()) Storefront.sleep(500);
+        wholeAgain.add("node " + node + ": " + (System.currentTimeMillis() < loadEnd
+            ? Verdict.seconds(System.currentTimeMillis() - killedAt) : "not before the load ended"));
         nextKill = Math.max(nextKill + settings.killEverySeconds * 1000, System.currentTimeMillis() + 5000);
       } else if (next == nextPause) {
         say("chaos: pause node " + node + " for " + settings.pauseSeconds + " s");
@@ -388,6 +394,10 @@ public final class OnSaleUnderFire {
       v.figures.put("longest stretch without a new fan admitted (fans kept coming)", Verdict.seconds(stall.millis()) + " (from t="
           + Verdict.seconds(stall.from() - saleStart) + ")");
     }
+    if (!wholeAgain.isEmpty()) v.figures.put("from each kill until all 3 nodes served again", String.join(", ", wholeAgain));
+    int serving = 0;
+    for (int n = 1; n <= store.nodes(); n++) if (cluster.running(n)) serving++;
+    if (serving < store.nodes()) v.notes.add("only " + serving + " of " + store.nodes() + " nodes run after the drill");
     v.figures.put("kills / faults injected", kills.size() + " / " + faults.size());
     v.figures.put("time from a kill to the next sale sent after it, p50 / max", kills.isEmpty() ? "no kills" : Verdict.seconds(Verdict.percentile(toSale, 50))
         + " / " + (toSale.contains(-1L) ? "never (no sale came after one of them)" : Verdict.seconds(Verdict.percentile(toSale, 100))));
