@@ -82,11 +82,20 @@ stop_processes() {
   done
 }
 
+# A short offline Maven run; its output goes to run/build.log and is shown only when it fails.
+mvn_quietly() {
+  mkdir -p "$RUN"
+  if ! (cd "$ROOT" && mvn -B -q -o -Dstyle.color=never "$@") >"$RUN/build.log" 2>&1; then
+    tail -n 40 "$RUN/build.log" >&2
+    return 1
+  fi
+}
+
 ensure_jar() {
   local jar=$ROOT/target/boxoffice.jar
   if [[ ! -f $jar ]] || [[ -n $(find "$ROOT/src/main" "$ROOT/conf" "$ROOT/schema" "$ROOT/pom.xml" -newer "$jar" -type f -print -quit) ]]; then
     say "building target/boxoffice.jar (missing or older than the sources)"
-    (cd "$ROOT" && mvn -B -q -o -Dstyle.color=never package -DskipTests) || die "cannot build target/boxoffice.jar"
+    mvn_quietly package -DskipTests || die "cannot build target/boxoffice.jar"
   fi
 }
 
@@ -100,11 +109,11 @@ test_classpath() {
   local stamp=$ROOT/target/chaos.stamp cpfile=$ROOT/target/chaos.cp
   if [[ ! -f $stamp || ! -d $ROOT/target/test-classes ]] \
       || [[ -n $(find "$ROOT/src" "$ROOT/pom.xml" -newer "$stamp" -type f -print -quit) ]]; then
-    (cd "$ROOT" && mvn -B -q -o -Dstyle.color=never test-compile) >&2 || die "mvn test-compile failed"
+    mvn_quietly test-compile || die "mvn test-compile failed"
     touch "$stamp"
   fi
   if [[ ! -f $cpfile || $ROOT/pom.xml -nt $cpfile ]]; then
-    (cd "$ROOT" && mvn -B -q -o -Dstyle.color=never dependency:build-classpath -Dmdep.outputFile="$cpfile" -Dmdep.includeScope=test) >&2 \
+    mvn_quietly dependency:build-classpath -Dmdep.outputFile="$cpfile" -Dmdep.includeScope=test \
       || die "mvn dependency:build-classpath failed"
   fi
   echo "$ROOT/target/test-classes:$ROOT/target/classes:$(<"$cpfile")"
