@@ -1,0 +1,518 @@
+package io.boxoffice.chaos;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * {@code chaos/onsale-under-fire}: a hot event goes on sale on the local chaos cluster while a
+ * chaos loop kills (and optionally pauses) nodes and cuts the database; fans buy through every
+ * node. Afterwards it checks that no seat was sold twice, no confirmed sale went missing, no
+ * captured payment lacks its tickets and no seat stays held past every deadline, and prints the
+ * verdict with the longest stretch without a sale, the time to recover from each kill and the
+ * sales per second with and without a recent fault. Exit status: 0 pass, 1 fail, 2 nothing sold
+ * or the run could not be set up.
+ */
+public final class OnSaleUnderFire {
+
+  /** The run's settings, from the command line (see chaos/onsale-under-fire --help). */
+  static final class Settings {
+    long loadSeconds = 600;
+    long killEverySeconds = 30;
+    long restartAfterSeconds = 5;
+    long pauseEverySeconds = 0;
+    long pauseSeconds = 4;
+    long dbOutageEverySeconds = 0;
+    long dbOutageSeconds = 5;
+    int fans = 300;
+    int seats = 70_000;
+    int maxSeatsPerAccount = 12;
+    long thinkMillis = 1000;
+    double abandonShare = 0.1;
+    double releaseShare = 0.1;
+    double slowShare = 0.0;
+    long leadSeconds = 10;
+    long recentFaultSeconds = 20;
+    Path chaosDir = Path.of("chaos");
+    boolean shortRun;
+
+    static Settings parse(String[] args) {
+      Settings s = new Settings();
+      for (int i = 0; i < args.length; i++) {
+        String a = args[i];
+        switch (a) {
+          case "--short" -> {
+            s.shortRun = true;
+            s.loadSeconds = 60;
+            s.killEverySeconds = 25;
+            s.fans = 150;
+            s.seats = 20_000;
+            s.leadSeconds = 8;
+          }
+          case "--minutes" -> s.loadSeconds = Math.round(Double.parseDouble(args[++i]) * 60);
+          case "--seconds" -> s.loadSeconds = Long.parseLong(args[++i]);
+          case "--kill-every" -> s.killEverySeconds = Long.parseLong(args[++i]);
+          case "--restart-after" -> s.restartAfterSeconds = Long.parseLong(args[++i]);
+          case "--pause-every" -> s.pauseEverySeconds = Long.parseLong(args[++i]);
+          case "--pause-seconds" -> s.pauseSeconds = Long.parseLong(args[++i]);
+          case "--db-outage-every" -> s.dbOutageEverySeconds = Long.parseLong(args[++i]);
+          case "--db-outage-seconds" -> s.dbOutageSeconds = Long.parseLong(args[++i]);
+          case "--fans" -> s.fans = Integer.parseInt(args[++i]);
+          case "--seats" -> s.seats = Integer.parseInt(args[++i]);
+          case "--max-seats" -> s.maxSeatsPerAccount = Integer.parseInt(args[++i]);
+          case "--think-ms" -> s.thinkMillis = Long.parseLong(args[++i]);
+          case "--abandon" -> s.abandonShare = Double.parseDouble(args[++i]);
+          case "--release" -> s.releaseShare = Double.parseDouble(args[++i]);
+          case "--slow-share" -> s.slowShare = Double.parseDouble(args[++i]);
+          case "--lead" -> s.leadSeconds = Long.parseLong(args[++i]);
+          case "--recent-fault" -> s.recentFaultSeconds = Long.parseLong(args[++i]);
+          case "--chaos-dir" -> s.chaosDir = Path.of(args[++i]);
+          default -> throw new IllegalArgumentException("unknown argument: " + a);
+        }
+      }
+      if (s.fans < 1 || s.loadSeconds < 10 || s.maxSeatsPerAccount < 2) throw new IllegalArgumentException("need --fans >= 1, a load of 10 s or more and --max-seats >= 2");
+      return s;
+    }
+  }
+
+  static final int HOLD_SECONDS = 30;
+
+  private final Settings settings;
+  private final ChaosCluster cluster;
+  private final Storefront store;
+  private final SaleLog log = new SaleLog();
+  private final Map<String, Fan> fansByAccount = new ConcurrentHashMap<>();
+  private final AtomicInteger nextFan = new AtomicInteger();
+  private final AtomicBoolean chaosOn = new AtomicBoolean(true);
+  /** For each kill: how long until all three nodes served again (-1: not before the load ended). */
+  private final List<String> wholeAgain = java.util.Collections.synchronizedList(new ArrayList<>());
+  private final long runStart = System.currentTimeMillis();
+  private String eventId;
+
+  OnSaleUnderFire(Settings settings) throws IOException {
+    this.settings = settings;
+    this.cluster = new ChaosCluster(settings.chaosDir.toAbsolutePath());
+    this.store = new Storefront(cluster.httpPorts());
+  }
+
+  public static void main(String[] args) throws Exception {
+    Settings settings;
+    try {
+      settings = Settings.parse(args);
+    } catch (RuntimeException e) {
+      System.err.println("onsale-under-fire: " + e.getMessage());
+      System.exit(2);
+      return;
+    }
+    int code;
+    try {
+      code = new OnSaleUnderFire(settings).run();
+    } catch (Exception e) {
+      System.err.println("onsale-under-fire: the run could not be carried out: " + e);
+      e.printStackTrace();
+      code = 2;
+    }
+    System.exit(code);
+  }
+
+  int run() throws Exception {
+    eventId = "chaos-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("MMddHHmmss")) + "-"
+        + Integer.toHexString(ThreadLocalRandom.current().nextInt(0x1000, 0xffff));
+    say("event " + eventId + ": " + settings.seats + " seats, " + settings.fans + " fans at a time, load "
+        + settings.loadSeconds + " s, a kill every " + settings.killEverySeconds + " s"
+        + (settings.pauseEverySeconds > 0 ? ", a pause every " + settings.pauseEverySeconds + " s" : "")
+        + (settings.dbOutageEverySeconds > 0 ? ", a database outage every " + settings.dbOutageEverySeconds + " s" : ""));
+    long saleStart = setUp();
+    long loadEnd = saleStart + settings.loadSeconds * 1000;
+
+    ExecutorService fans = Executors.newFixedThreadPool(settings.fans, daemon("fan"));
+    Fan.Behaviour behaviour = new Fan.Behaviour(settings.maxSeatsPerAccount, settings.abandonShare, settings.releaseShare,
+        settings.slowShare, settings.thinkMillis);
+    List<Future<?>> slots = new ArrayList<>();
+    for (int i = 0; i < settings.fans; i++) {
+      slots.add(fans.submit(() -> {
+        while (System.currentTimeMillis() < loadEnd) {
+          Fan fan = new Fan(nextFan.getAndIncrement(), eventId, store, log, behaviour);
+          try {
+            fan.shop(loadEnd);
+          } finally {
+            if (fan.accountId() != null) fansByAccount.put(fan.accountId(), fan);
+          }
+        }
+      }));
+    }
+    Thread chaos = new Thread(() -> chaosLoop(saleStart, loadEnd), "chaos");
+    chaos.start();
+    Thread progress = new Thread(() -> progress(saleStart, loadEnd), "progress");
+    progress.setDaemon(true);
+    progress.start();
+
+    for (Future<?> slot : slots) {
+      try {
+        slot.get(Math.max(1, loadEnd - System.currentTimeMillis()) + Fan.STEP_MILLIS + 30_000, TimeUnit.MILLISECONDS);
+      } catch (Exception e) {
+        say("a fan did not finish: " + e);
+      }
+    }
+    fans.shutdownNow();
+    long loadDone = System.currentTimeMillis();
+    chaosOn.set(false);
+    chaos.join();
+    say("load over: " + log.sales().size() + " sales, " + log.holds().size() + " holds; bringing every node back");
+    everyNodeBack();
+    return judge(saleStart, Math.min(loadEnd, loadDone));
+  }
+
+  // ---- set-up ----------------------------------------------------------------------------
+
+  private Storefront.Reply admin(String method, String path, String body) {
+    int[] node = {ThreadLocalRandom.current().nextInt(store.nodes())};
+    return store.call("admin", node, method, path, body, Duration.ofSeconds(10), System.currentTimeMillis() + 60_000,
+        Map.of("Authorization", "Bearer " + cluster.adminToken()));
+  }
+
+  private Storefront.Reply expect(int status, String what, Storefront.Reply r) {
+    if (r.status() != status) throw new IllegalStateException(what + ": " + r);
+    return r;
+  }
+
+  /** Creates the venue, the event and its on-sale; returns when the sale starts (epoch ms). */
+  private long setUp() {
+    String venueId = "v-" + eventId;
+    expect(201, "create the venue", admin("POST", "/admin/venues", "{\"venueId\":\"" + venueId + "\",\"name\":\"Chaos Arena\","
+        + "\"generate\":{\"layout\":\"stadium\",\"seats\":" + settings.seats + "}}"));
+    expect(201, "create the event", admin("POST", "/admin/events", "{\"eventId\":\"" + eventId + "\",\"venueId\":\"" + venueId
+        + "\",\"name\":\"On sale under fire\",\"prices\":{\"floor\":15000,\"lower\":9000,\"upper\":4500},\"holdSeconds\":"
+        + HOLD_SECONDS + ",\"holdJitterSeconds\":0,\"maxSeatsPerAccount\":" + settings.maxSeatsPerAccount + "}"));
+    long startsAt = System.currentTimeMillis() + settings.leadSeconds * 1000;
+    expect(200, "schedule the on-sale", admin("PUT", "/admin/events/" + eventId + "/onsale", "{\"lobbyOpensAt\":\""
+        + Instant.ofEpochMilli(System.currentTimeMillis()) + "\",\"startsAt\":\"" + Instant.ofEpochMilli(startsAt)
+        + "\",\"admissionPerMinute\":60000,\"maxActiveShoppers\":10000000,\"presale\":false,\"powBits\":0}"));
+    say("lobby open; the sale starts at " + Instant.ofEpochMilli(startsAt));
+    return startsAt;
+  }
+
+  // ---- chaos ------------------------------------------------------------------------------
+
+  /** Kills a random node every so often and restarts it; optionally pauses one or cuts the database. */
+  private void chaosLoop(long saleStart, long loadEnd) {
+    long nextKill = saleStart + settings.killEverySeconds * 500;
+    long nextPause = settings.pauseEverySeconds > 0 ? saleStart + settings.pauseEverySeconds * 1000 : Long.MAX_VALUE;
+    long nextOutage = settings.dbOutageEverySeconds > 0 ? saleStart + settings.dbOutageEverySeconds * 1000 : Long.MAX_VALUE;
+    // No new fault in the last stretch of the load: there would be no sales left to recover to.
+    long lastFault = loadEnd - Math.min(15_000, settings.loadSeconds * 250);
+    if (settings.killEverySeconds <= 0) nextKill = Long.MAX_VALUE;
+    while (chaosOn.get() && System.currentTimeMillis() < lastFault) {
+      long now = System.currentTimeMillis();
+      long next = Math.min(nextKill, Math.min(nextPause, nextOutage));
+      if (next > now) {
+        Storefront.sleep(Math.min(500, next - now));
+        continue;
+      }
+      // Never break a second node while one is still away: the survivor would be a minority.
+      if (!everyNodeServes()) {
+        Storefront.sleep(500);
+        continue;
+      }
+      int node = 1 + ThreadLocalRandom.current().nextInt(3);
+      if (next == nextKill) {
+        say("chaos: kill node " + node);
+        cluster.script("kill-node", Integer.toString(node));
+        Storefront.sleep(settings.restartAfterSeconds * 1000);
+        say("chaos: restart node " + node);
+        long killedAt = System.currentTimeMillis() - settings.restartAfterSeconds * 1000;
+        cluster.script("restart-node", Integer.toString(node), "--no-wait");
+        while (chaosOn.get() && System.currentTimeMillis() < loadEnd && !everyNodeServes()) Storefront.sleep(500);
+        wholeAgain.add("node " + node + ": " + (System.currentTimeMillis() < loadEnd
+            ? Verdict.seconds(System.currentTimeMillis() - killedAt) : "not before the load ended"));
+        nextKill = Math.max(nextKill + settings.killEverySeconds * 1000, System.currentTimeMillis() + 5000);
+      } else if (next == nextPause) {
+        say("chaos: pause node " + node + " for " + settings.pauseSeconds + " s");
+        cluster.script("pause-node", Integer.toString(node), Long.toString(settings.pauseSeconds));
+        nextPause = Math.max(nextPause + settings.pauseEverySeconds * 1000, System.currentTimeMillis() + 5000);
+      } else {
+        say("chaos: database outage for " + settings.dbOutageSeconds + " s");
+        cluster.script("db-outage", Long.toString(settings.dbOutageSeconds));
+        nextOutage = Math.max(nextOutage + settings.dbOutageEverySeconds * 1000, System.currentTimeMillis() + 5000);
+      }
+    }
+  }
+
+  /** Every node has a process and answers the event's stats (so it has joined and reaches the inventory). */
+  private boolean everyNodeServes() {
+    for (int n = 1; n <= store.nodes(); n++) {
+      if (!cluster.running(n)) return false;
+      Storefront.Reply r = store.once("probe", n - 1, "GET", "/admin/events/" + eventId + "/stats", null, Duration.ofSeconds(3),
+          Map.of("Authorization", "Bearer " + cluster.adminToken()));
+      if (r.status() != 200) return false;
+    }
+    return true;
+  }
+
+  /** After the load: restarts any node that is down (a downed node leaves and exits) and waits until all serve. */
+  private void everyNodeBack() {
+    long deadline = System.currentTimeMillis() + 180_000;
+    while (System.currentTimeMillis() < deadline) {
+      for (int n = 1; n <= store.nodes(); n++) {
+        if (!cluster.running(n)) {
+          say("node " + n + " is down: restarting it");
+          cluster.script("restart-node", Integer.toString(n), "--no-wait");
+        }
+      }
+      if (everyNodeServes()) return;
+      Storefront.sleep(1000);
+    }
+    say("not every node serves again after 180 s: the checks go on with those that do");
+  }
+
+  private void progress(long saleStart, long loadEnd) {
+    int lastSales = 0;
+    while (System.currentTimeMillis() < loadEnd + 5_000) {
+      Storefront.sleep(10_000);
+      int sales = log.sales().size();
+      say(String.format(Locale.ROOT, "t=%+ds sales %d (+%d), holds %d, fans started %d, admitted %d, checkouts unanswered %d",
+          (System.currentTimeMillis() - saleStart) / 1000, sales, sales - lastSales, log.holds().size(), log.fansStarted.sum(),
+          log.fansAdmitted.sum(), log.checkoutsUnknown.sum()));
+      lastSales = sales;
+    }
+  }
+
+  // ---- the verdict ------------------------------------------------------------------------
+
+  private int judge(long saleStart, long loadEnd) throws Exception {
+    List<SaleLog.Sale> sales = log.sales();
+    // Seats still held: only once every deadline has passed (holds whose time a fault took may get it back).
+    long deadlines = log.latestHoldDeadline();
+    long waitUntil = Math.max(deadlines, loadEnd) + 2_000;
+    say("waiting for every hold's deadline to pass (" + Math.max(0, (waitUntil - System.currentTimeMillis()) / 1000) + " s)");
+    while (System.currentTimeMillis() < waitUntil) Storefront.sleep(Math.min(1000, waitUntil - System.currentTimeMillis()));
+    JsonNode stats = stats();
+    long graceEnd = System.currentTimeMillis() + (HOLD_SECONDS + 30) * 1000L;
+    while (stats != null && stats.path("seats").path("held").asLong() > 0 && System.currentTimeMillis() < graceEnd) {
+      Storefront.sleep(2000);
+      stats = stats();
+    }
+    long held = stats == null ? -1 : stats.path("seats").path("held").asLong();
+
+    // Checkouts that never got an answer during the run: their fans ask again, with the same key.
+    List<SaleLog.Sale> late = new ArrayList<>();
+    Map<String, Long> lateAnswers = new TreeMap<>();
+    for (SaleLog.Unanswered u : log.unanswered()) {
+      Storefront.Reply r = u.fan().askAgain(u);
+      lateAnswers.merge(r.status() == 200 ? "sold" : r.status() == 410 ? "hold expired (nothing charged)"
+          : r.answered() ? "answered " + r.status() : "still no answer", 1L, Long::sum);
+      if (r.status() == 200) late.add(u.fan().sale(r, u.startedMillis()));
+    }
+    List<SaleLog.Sale> runSales = sales;
+    sales = new ArrayList<>(sales);
+    sales.addAll(late);
+    writeSales(sales, late);
+
+    // Every confirmed sale, as its owner sees it now.
+    Map<String, Verdict.FoundOrder> found = lookUp(sales.stream().map(s -> new String[] {s.orderId(), s.accountId()}).toList());
+    List<Verdict.LedgerRow> ledger = ledger();
+    List<String[]> captured = new ArrayList<>();
+    for (Verdict.LedgerRow row : ledger) {
+      if (row.status().equals("CAPTURED") && !found.containsKey(row.orderId())) {
+        String[] parts = row.orderId().split("\\.");
+        captured.add(new String[] {row.orderId(), parts.length == 3 ? parts[1] : ""});
+      }
+    }
+    found.putAll(lookUp(captured));
+
+    Verdict v = new Verdict();
+    v.sales = sales.size();
+    Map<String, Set<String>> twice = Verdict.seatsSoldTwice(sales, found.values());
+    v.count("seats sold twice", twice.size(), twice.entrySet().stream().map(e -> e.getKey() + " in " + e.getValue()).toList());
+    List<String> missing = Verdict.confirmedButMissing(sales, found);
+    v.count("sales confirmed to a fan but missing afterwards", missing.size(), missing);
+    List<String> orphans = Verdict.capturedWithoutTickets(ledger, found);
+    v.count("captured payments without tickets", orphans.size(), orphans);
+    v.count("seats still held after every deadline passed", held < 0 ? 1 : held,
+        held < 0 ? List.of("the event's stats did not answer") : List.of());
+
+    List<Long> saleTimes = runSales.stream().map(SaleLog.Sale::atMillis).toList();
+    List<Long> holdTimes = log.holds();
+    List<Long> successes = new ArrayList<>(saleTimes);
+    successes.addAll(holdTimes);
+    long firstSuccess = successes.stream().mapToLong(Long::longValue).min().orElse(saleStart);
+    Verdict.Span gap = Verdict.longestGap(successes, firstSuccess, loadEnd);
+    List<ChaosCluster.Event> events = cluster.events(runStart);
+    List<ChaosCluster.Event> kills = events.stream().filter(e -> e.action().equals("kill")).toList();
+    List<ChaosCluster.Event> faults = events.stream()
+        .filter(e -> Set.of("kill", "pause", "db-outage", "partition").contains(e.action())).toList();
+    List<Verdict.Recovery> recoveries = Verdict.recoveries(kills, runSales, holdTimes, loadEnd);
+    List<Long> toSale = recoveries.stream().map(Verdict.Recovery::toNextSaleMillis).toList();
+    List<Long> toHalf = recoveries.stream().map(Verdict.Recovery::backToHalfMillis).toList();
+    Verdict.Rates rates = Verdict.rates(saleTimes, Verdict.faultWindows(events, settings.recentFaultSeconds * 1000), saleStart, loadEnd);
+
+    Map<String, Long> ledgerCounts = new TreeMap<>();
+    ledger.forEach(r -> ledgerCounts.merge(r.status(), 1L, Long::sum));
+    Set<String> capturedIds = new HashSet<>();
+    ledger.stream().filter(r -> r.status().equals("CAPTURED")).forEach(r -> capturedIds.add(r.orderId()));
+    long soldNotCaptured = sales.stream().filter(s -> !capturedIds.contains(s.orderId())).count();
+    long seatsSold = sales.stream().mapToLong(s -> s.seatIds().size()).sum();
+
+    v.figures.put("sales confirmed (checkouts answered 200)", sales.size() + " orders, " + seatsSold + " seats"
+        + (late.isEmpty() ? "" : ", " + late.size() + " of them only when asked again after the run"));
+    if (!log.unanswered().isEmpty()) {
+      v.figures.put("checkouts unanswered during the run, asked again", log.unanswered().size() + ": " + lateAnswers);
+    }
+    v.figures.put("seats sold by the event's own count", stats == null ? "?" : stats.path("seats").path("sold").asText()
+        + " sold, " + stats.path("seats").path("available").asText() + " available, " + held + " held");
+    v.figures.put("longest stretch without a hold or a sale", Verdict.seconds(gap.millis()) + " (from t="
+        + Verdict.seconds(gap.from() - saleStart) + ")");
+    List<Long> admissions = log.admissions();
+    if (!admissions.isEmpty()) {
+      Verdict.Span stall = Verdict.longestGap(admissions, admissions.stream().mapToLong(Long::longValue).min().orElse(saleStart), loadEnd);
+      v.figures.put("longest stretch without a new fan admitted (fans kept coming)", Verdict.seconds(stall.millis()) + " (from t="
+          + Verdict.seconds(stall.from() - saleStart) + ")");
+    }
+    if (!wholeAgain.isEmpty()) v.figures.put("from each kill until all 3 nodes served again", String.join(", ", wholeAgain));
+    int serving = 0;
+    for (int n = 1; n <= store.nodes(); n++) if (cluster.running(n)) serving++;
+    if (serving < store.nodes()) v.notes.add("only " + serving + " of " + store.nodes() + " nodes run after the drill");
+    v.figures.put("kills / faults injected", kills.size() + " / " + faults.size());
+    v.figures.put("time from a kill to the next sale sent after it, p50 / max", kills.isEmpty() ? "no kills" : Verdict.seconds(Verdict.percentile(toSale, 50))
+        + " / " + (toSale.contains(-1L) ? "never (no sale came after one of them)" : Verdict.seconds(Verdict.percentile(toSale, 100))));
+    v.figures.put("time until sales stay above half their rate before a kill, p50 / max", kills.isEmpty() ? "no kills"
+        : Verdict.seconds(Verdict.percentile(toHalf, 50)) + " / "
+        + (toHalf.contains(-1L) ? "never (for one at least, before the next fault or the end)" : Verdict.seconds(Verdict.percentile(toHalf, 100))));
+    v.figures.put("sales per second overall", Verdict.rate(rates.overall(), loadEnd - saleStart));
+    v.figures.put("sales per second within " + settings.recentFaultSeconds + " s of a fault", Verdict.rate(rates.withFault(), rates.faultMillis()));
+    v.figures.put("sales per second without a recent fault", Verdict.rate(rates.withoutFault(), rates.cleanMillis()));
+    v.figures.put("fans started / admitted", log.fansStarted.sum() + " / " + log.fansAdmitted.sum());
+    v.figures.put("holds / released / abandoned", holdTimes.size() + " / " + log.released.sum() + " / " + log.abandoned.sum());
+    v.figures.put("checkouts answered hold expired (410) / declined (402)", log.holdExpiredAtCheckout.sum() + " / " + log.declined.sum());
+    v.figures.put("admitted fans turned away (not_admitted)", Long.toString(log.notAdmittedAfterAdmission.sum()));
+    v.figures.put("payment ledger of the event", ledgerCounts.toString());
+    v.figures.put("confirmed sales whose payment is not captured", Long.toString(soldNotCaptured));
+    for (Verdict.Recovery r : recoveries) {
+      v.figures.put("  kill of " + r.fault().detail().replaceAll(" pid.*", "") + " at t=" + Verdict.seconds(r.fault().atMillis() - saleStart),
+          String.format(Locale.ROOT, "next sale %s, next hold %s, sales fell to %.0f%%, above half again after %s",
+              Verdict.seconds(r.toNextSaleMillis()), Verdict.seconds(r.toNextHoldMillis()), r.lowestShare() * 100,
+              Verdict.seconds(r.backToHalfMillis())));
+    }
+    List<Integer> timeline = Verdict.timeline(saleTimes, saleStart, loadEnd, 5_000);
+    for (int i = 0; i < timeline.size(); i += 12) {
+      v.figures.put("sales per 5 s from t=" + (i * 5) + " s", timeline.subList(i, Math.min(timeline.size(), i + 12)).toString());
+    }
+    store.answers().forEach((call, byStatus) -> {
+      if (!call.equals("probe")) v.figures.put("answers to " + call, describe(byStatus));
+    });
+    if (ledgerCounts.getOrDefault("AUTHORIZED", 0L) > 0) {
+      v.notes.add(ledgerCounts.get("AUTHORIZED") + " authorizations are neither captured nor voided yet (a card hold without a ticket"
+          + " until checkout recovery finishes or voids them)");
+    }
+    String report = v.render("onsale-under-fire verdict: event " + eventId);
+    System.out.print(report);
+    Files.writeString(cluster.runDir.resolve("verdict.txt"), report, StandardCharsets.UTF_8);
+    StringBuilder props = new StringBuilder();
+    v.mustBeZero.forEach((k, n) -> props.append(k.replace(' ', '_')).append('=').append(n).append('\n'));
+    props.append("sales=").append(v.sales).append('\n').append("kills=").append(kills.size()).append('\n')
+        .append("passed=").append(v.passed()).append('\n');
+    Files.writeString(cluster.runDir.resolve("verdict.properties"), props.toString(), StandardCharsets.UTF_8);
+    return v.passed() ? 0 : v.sales == 0 ? 2 : 1;
+  }
+
+  /** Every confirmed sale, for whoever digs into a run: chaos/run/sales.csv. */
+  private void writeSales(List<SaleLog.Sale> sales, List<SaleLog.Sale> late) throws IOException {
+    StringBuilder csv = new StringBuilder("at_ms,order_id,fan,account_id,seats,late\n");
+    Set<SaleLog.Sale> lateOnes = new HashSet<>(late);
+    for (SaleLog.Sale s : sales) {
+      csv.append(s.atMillis()).append(',').append(s.orderId()).append(',').append(s.fan()).append(',').append(s.accountId())
+          .append(',').append(String.join(" ", s.seatIds())).append(',').append(lateOnes.contains(s)).append('\n');
+    }
+    Files.writeString(cluster.runDir.resolve("sales.csv"), csv.toString(), StandardCharsets.UTF_8);
+  }
+
+  private static String describe(Map<Integer, Long> byStatus) {
+    List<String> parts = new ArrayList<>();
+    byStatus.forEach((status, n) -> parts.add((status == Storefront.NO_ANSWER ? "no answer" : status == Storefront.TIMED_OUT
+        ? "timed out" : Integer.toString(status)) + ": " + n));
+    return String.join(", ", parts);
+  }
+
+  private JsonNode stats() {
+    Storefront.Reply r = admin("GET", "/admin/events/" + eventId + "/stats", null);
+    return r.status() == 200 ? r.json() : null;
+  }
+
+  /** Each order (id, owner's account) as its owner sees it now. */
+  private Map<String, Verdict.FoundOrder> lookUp(List<String[]> orders) throws InterruptedException {
+    Map<String, Verdict.FoundOrder> out = new ConcurrentHashMap<>();
+    ExecutorService pool = Executors.newFixedThreadPool(8, daemon("lookup"));
+    for (String[] o : orders) {
+      pool.submit(() -> {
+        Fan owner = fansByAccount.get(o[1]);
+        if (owner == null) return;
+        int[] node = {ThreadLocalRandom.current().nextInt(store.nodes())};
+        Storefront.Reply r = store.call("order", node, "GET", "/api/orders/" + o[0], null, Duration.ofSeconds(10),
+            System.currentTimeMillis() + 30_000, owner.headers());
+        List<String> seats = new ArrayList<>();
+        List<String> tickets = new ArrayList<>();
+        if (r.status() == 200) {
+          r.json().path("tickets").forEach(t -> {
+            seats.add(t.path("seatId").asText());
+            tickets.add(t.path("ticketId").asText());
+          });
+        }
+        out.put(o[0], new Verdict.FoundOrder(o[0], r.status(), seats, tickets));
+      });
+    }
+    pool.shutdown();
+    if (!pool.awaitTermination(10, TimeUnit.MINUTES)) pool.shutdownNow();
+    return out;
+  }
+
+  private List<Verdict.LedgerRow> ledger() throws SQLException {
+    List<Verdict.LedgerRow> rows = new ArrayList<>();
+    try (Connection c = DriverManager.getConnection(cluster.directDbUrl(), cluster.dbUser(), "");
+         PreparedStatement st = c.prepareStatement("SELECT authorize_key, status FROM payment_simulator WHERE authorize_key LIKE ?")) {
+      st.setString(1, eventId + ".%");
+      try (ResultSet rs = st.executeQuery()) {
+        while (rs.next()) rows.add(new Verdict.LedgerRow(rs.getString(1), rs.getString(2)));
+      }
+    }
+    return rows;
+  }
+
+  private static java.util.concurrent.ThreadFactory daemon(String name) {
+    AtomicInteger n = new AtomicInteger();
+    return r -> {
+      Thread t = new Thread(r, name + "-" + n.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    };
+  }
+
+  private static void say(String line) {
+    System.out.println("[" + java.time.LocalTime.now().withNano(0) + "] " + line);
+  }
+}

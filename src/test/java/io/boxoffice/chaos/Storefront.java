@@ -1,0 +1,168 @@
+package io.boxoffice.chaos;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.MissingNode;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpHeaders;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Plain HTTP to the chaos cluster's nodes, as a storefront would talk to them: one call to one
+ * node, or a call that moves on to the next node when one does not answer and waits out
+ * {@code 503}/{@code 429} with their {@code Retry-After}. Counts every answer by call and status.
+ */
+final class Storefront {
+  static final ObjectMapper JSON = new ObjectMapper();
+  /** Status of a call that got no HTTP answer: refused or reset connection. */
+  static final int NO_ANSWER = -1;
+  /** Status of a call whose answer did not come in time. */
+  static final int TIMED_OUT = -2;
+
+  /** One answer (or the lack of one) from one node. */
+  record Reply(int status, String body, HttpHeaders headers, int node) {
+    boolean answered() {
+      return status > 0;
+    }
+
+    JsonNode json() {
+      try {
+        return body == null || body.isEmpty() ? MissingNode.getInstance() : JSON.readTree(body);
+      } catch (IOException e) {
+        return MissingNode.getInstance();
+      }
+    }
+
+    String error() {
+      return json().path("error").asText("");
+    }
+
+    /** The value of a cookie this answer sets, if it sets it. */
+    Optional<String> setCookie(String name) {
+      if (headers == null) return Optional.empty();
+      return headers.allValues("Set-Cookie").stream()
+          .filter(c -> c.startsWith(name + "="))
+          .map(c -> c.substring(name.length() + 1, c.contains(";") ? c.indexOf(';') : c.length()))
+          .findFirst();
+    }
+
+    long retryAfterMillis() {
+      if (headers == null) return 1000;
+      try {
+        return Math.max(100, Long.parseLong(headers.firstValue("Retry-After").orElse("1").trim()) * 1000);
+      } catch (NumberFormatException e) {
+        return 1000;
+      }
+    }
+
+    @Override
+    public String toString() {
+      String what = status == NO_ANSWER ? "no answer" : status == TIMED_OUT ? "timed out" : Integer.toString(status);
+      return what + " from node " + (node + 1) + (body == null || body.isEmpty() ? "" : ": " + abbreviate(body));
+    }
+  }
+
+  private final HttpClient client;
+  private final int[] ports;
+  private final Map<String, Map<Integer, LongAdder>> answers = new ConcurrentHashMap<>();
+
+  Storefront(int[] ports) {
+    this.ports = ports.clone();
+    this.client = HttpClient.newBuilder()
+        .version(HttpClient.Version.HTTP_1_1)
+        .connectTimeout(Duration.ofSeconds(2))
+        .build();
+  }
+
+  int nodes() {
+    return ports.length;
+  }
+
+  /** One call to one node; never throws for network trouble (see {@link #NO_ANSWER}, {@link #TIMED_OUT}). */
+  Reply once(String call, int node, String method, String path, String body, Duration timeout, Map<String, String> headers) {
+    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + ports[node] + path))
+        .timeout(timeout)
+        .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+    if (body != null) b.header("Content-Type", "application/json");
+    headers.forEach(b::header);
+    Reply reply;
+    try {
+      HttpResponse<String> r = client.send(b.build(), HttpResponse.BodyHandlers.ofString());
+      reply = new Reply(r.statusCode(), r.body(), r.headers(), node);
+    } catch (HttpTimeoutException e) {
+      reply = new Reply(TIMED_OUT, e.toString(), null, node);
+    } catch (ConnectException e) {
+      reply = new Reply(NO_ANSWER, e.toString(), null, node);
+    } catch (IOException e) {
+      reply = new Reply(NO_ANSWER, e.toString(), null, node);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      reply = new Reply(NO_ANSWER, "interrupted", null, node);
+    }
+    answers.computeIfAbsent(call, k -> new ConcurrentHashMap<>()).computeIfAbsent(reply.status(), k -> new LongAdder()).increment();
+    return reply;
+  }
+
+  /**
+   * A call that keeps trying until it gets an answer other than 503/429 or its time is up: a node
+   * that does not answer is left for the next one (the fan's {@code home} moves with it), 503 and
+   * 429 are retried after their {@code Retry-After} (at most 2 s), on the next node after three.
+   */
+  Reply call(String call, int[] home, String method, String path, String body, Duration timeout, long deadlineMillis,
+             Map<String, String> headers) {
+    int busy = 0;
+    int attempt = 0;
+    while (true) {
+      Reply r = once(call, home[0], method, path, body, timeout, headers);
+      attempt++;
+      boolean late = System.currentTimeMillis() >= deadlineMillis;
+      if (!r.answered()) {
+        home[0] = (home[0] + 1) % ports.length;
+        if (late) return r;
+        sleep(Math.min(1000, 50L * attempt) + ThreadLocalRandom.current().nextLong(50));
+      } else if (r.status() == 503 || r.status() == 429) {
+        if (late) return r;
+        if (++busy % 3 == 0) home[0] = (home[0] + 1) % ports.length;
+        sleep(Math.min(2000, r.retryAfterMillis()) / 2 + ThreadLocalRandom.current().nextLong(Math.min(2000, r.retryAfterMillis()) / 2 + 1));
+      } else {
+        return r;
+      }
+    }
+  }
+
+  /** Answers so far: call -> status -> count (negative statuses: no answer, timed out). */
+  Map<String, Map<Integer, Long>> answers() {
+    Map<String, Map<Integer, Long>> out = new TreeMap<>();
+    answers.forEach((call, byStatus) -> {
+      Map<Integer, Long> m = new TreeMap<>();
+      byStatus.forEach((status, n) -> m.put(status, n.sum()));
+      out.put(call, m);
+    });
+    return out;
+  }
+
+  static void sleep(long millis) {
+    try {
+      Thread.sleep(Math.max(0, millis));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  static String abbreviate(String s) {
+    String one = s.replace('\n', ' ');
+    return one.length() <= 200 ? one : one.substring(0, 200) + "...";
+  }
+}
