@@ -1,12 +1,10 @@
 package io.boxoffice.accounts;
 
 import io.boxoffice.CborSerializable;
-import java.time.Duration;
+import io.boxoffice.ops.Supervision;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.Behavior;
-import org.apache.pekko.actor.typed.SupervisorStrategy;
-import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.cluster.sharding.typed.javadsl.ClusterSharding;
 import org.apache.pekko.cluster.sharding.typed.javadsl.Entity;
 import org.apache.pekko.cluster.sharding.typed.javadsl.EntityTypeKey;
@@ -58,12 +56,11 @@ public final class Account extends EventSourcedBehaviorWithEnforcedReplies<Accou
   }
 
   public static Behavior<Command> create(String email) {
-    return Behaviors.<Command>supervise(new Account(PersistenceId.of(ENTITY_TYPE_KEY.name(), email)))
-        .onFailure(SupervisorStrategy.restartWithBackoff(Duration.ofMillis(200), Duration.ofSeconds(5), 0.2));
+    return Supervision.restarting(new Account(PersistenceId.of(ENTITY_TYPE_KEY.name(), email)));
   }
 
   private Account(PersistenceId id) {
-    super(id, SupervisorStrategy.restartWithBackoff(Duration.ofMillis(200), Duration.ofSeconds(5), 0.2));
+    super(id, Supervision.backoff());
   }
 
   @Override

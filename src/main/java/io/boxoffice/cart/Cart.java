@@ -1,6 +1,7 @@
 package io.boxoffice.cart;
 
 import io.boxoffice.CborSerializable;
+import io.boxoffice.ops.Supervision;
 import io.boxoffice.inventory.EventInventory;
 import io.boxoffice.inventory.EventInventory.SeatPrice;
 import io.boxoffice.payment.PaymentGateway;
@@ -14,7 +15,6 @@ import java.util.Map;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.Behavior;
-import org.apache.pekko.actor.typed.SupervisorStrategy;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
@@ -179,9 +179,8 @@ public final class Cart extends EventSourcedBehaviorWithEnforcedReplies<Cart.Com
     int colon = entityId.indexOf(':');
     String eventId = entityId.substring(0, colon);
     String accountId = entityId.substring(colon + 1);
-    return Behaviors.withMdc(Command.class, java.util.Map.of("eventId", eventId), Behaviors.<Command>supervise(Behaviors.setup(ctx -> Behaviors.withTimers(timers ->
-            new Cart(ctx, timers, PersistenceId.of(ENTITY_TYPE_KEY.name(), entityId), eventId, accountId, settings))))
-        .onFailure(SupervisorStrategy.restartWithBackoff(Duration.ofMillis(200), Duration.ofSeconds(5), 0.2)));
+    return Behaviors.withMdc(Command.class, java.util.Map.of("eventId", eventId), Supervision.restarting(Behaviors.setup(ctx -> Behaviors.withTimers(timers ->
+            new Cart(ctx, timers, PersistenceId.of(ENTITY_TYPE_KEY.name(), entityId), eventId, accountId, settings)))));
   }
 
   private final ActorContext<Command> context;
@@ -194,7 +193,7 @@ public final class Cart extends EventSourcedBehaviorWithEnforcedReplies<Cart.Com
 
   private Cart(ActorContext<Command> context, TimerScheduler<Command> timers, PersistenceId id,
                String eventId, String accountId, CartSettings settings) {
-    super(id, SupervisorStrategy.restartWithBackoff(Duration.ofMillis(200), Duration.ofSeconds(5), 0.2));
+    super(id, Supervision.backoff());
     this.context = context;
     this.timers = timers;
     this.eventId = eventId;

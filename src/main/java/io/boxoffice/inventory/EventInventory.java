@@ -1,16 +1,15 @@
 package io.boxoffice.inventory;
 
 import io.boxoffice.CborSerializable;
+import io.boxoffice.ops.Supervision;
 import io.boxoffice.queue.QueueToken;
 import io.boxoffice.venue.SeatMap;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.random.RandomGenerator;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.Behavior;
-import org.apache.pekko.actor.typed.SupervisorStrategy;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.cluster.sharding.typed.javadsl.ClusterSharding;
@@ -194,12 +193,11 @@ public final class EventInventory
   }
 
   public static Behavior<Command> create(String eventId, InventorySettings settings) {
-    return Behaviors.withMdc(Command.class, java.util.Map.of("eventId", eventId), Behaviors.<Command>supervise(
+    return Behaviors.withMdc(Command.class, java.util.Map.of("eventId", eventId), Supervision.restarting(
             Behaviors.setup(ctx -> Behaviors.<Command>withTimers(timers -> {
               timers.startTimerWithFixedDelay("heartbeat", new Heartbeat(), settings.heartbeat());
               return new EventInventory(ctx, PersistenceId.of(ENTITY_TYPE_KEY.name(), eventId), settings);
-            })))
-        .onFailure(SupervisorStrategy.restartWithBackoff(Duration.ofMillis(200), Duration.ofSeconds(5), 0.2)));
+            }))));
   }
 
   // ---- behaviour -------------------------------------------------------------------------
@@ -212,7 +210,7 @@ public final class EventInventory
   private Availability availability;
 
   private EventInventory(ActorContext<Command> context, PersistenceId persistenceId, InventorySettings settings) {
-    super(persistenceId, SupervisorStrategy.restartWithBackoff(Duration.ofMillis(200), Duration.ofSeconds(5), 0.2));
+    super(persistenceId, Supervision.backoff());
     this.context = context;
     this.settings = settings;
     this.random = settings.random().get();

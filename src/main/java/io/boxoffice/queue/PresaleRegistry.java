@@ -1,7 +1,7 @@
 package io.boxoffice.queue;
 
 import io.boxoffice.CborSerializable;
-import java.time.Duration;
+import io.boxoffice.ops.Supervision;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -10,8 +10,6 @@ import java.util.SplittableRandom;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.Behavior;
-import org.apache.pekko.actor.typed.SupervisorStrategy;
-import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.cluster.sharding.typed.javadsl.ClusterSharding;
 import org.apache.pekko.cluster.sharding.typed.javadsl.Entity;
 import org.apache.pekko.cluster.sharding.typed.javadsl.EntityTypeKey;
@@ -60,12 +58,11 @@ public final class PresaleRegistry
   }
 
   public static Behavior<Command> create(String eventId) {
-    return Behaviors.<Command>supervise(new PresaleRegistry(PersistenceId.of(ENTITY_TYPE_KEY.name(), eventId)))
-        .onFailure(SupervisorStrategy.restartWithBackoff(Duration.ofMillis(200), Duration.ofSeconds(5), 0.2));
+    return Supervision.restarting(new PresaleRegistry(PersistenceId.of(ENTITY_TYPE_KEY.name(), eventId)));
   }
 
   private PresaleRegistry(PersistenceId id) {
-    super(id, SupervisorStrategy.restartWithBackoff(Duration.ofMillis(200), Duration.ofSeconds(5), 0.2));
+    super(id, Supervision.backoff());
   }
 
   @Override

@@ -1,12 +1,10 @@
 package io.boxoffice.queue;
 
 import io.boxoffice.CborSerializable;
-import java.time.Duration;
+import io.boxoffice.ops.Supervision;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.Behavior;
-import org.apache.pekko.actor.typed.SupervisorStrategy;
-import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.cluster.sharding.typed.javadsl.ClusterSharding;
 import org.apache.pekko.cluster.sharding.typed.javadsl.Entity;
 import org.apache.pekko.cluster.sharding.typed.javadsl.EntityTypeKey;
@@ -52,12 +50,11 @@ public final class QueuePlace extends EventSourcedBehaviorWithEnforcedReplies<Qu
   }
 
   public static Behavior<Command> create(String entityId) {
-    return Behaviors.<Command>supervise(new QueuePlace(PersistenceId.of(ENTITY_TYPE_KEY.name(), entityId)))
-        .onFailure(SupervisorStrategy.restartWithBackoff(Duration.ofMillis(200), Duration.ofSeconds(5), 0.2));
+    return Supervision.restarting(new QueuePlace(PersistenceId.of(ENTITY_TYPE_KEY.name(), entityId)));
   }
 
   private QueuePlace(PersistenceId id) {
-    super(id, SupervisorStrategy.restartWithBackoff(Duration.ofMillis(200), Duration.ofSeconds(5), 0.2));
+    super(id, Supervision.backoff());
   }
 
   @Override

@@ -1,8 +1,8 @@
 package io.boxoffice.queue;
 
 import io.boxoffice.CborSerializable;
+import io.boxoffice.ops.Supervision;
 import io.boxoffice.inventory.EventInventory;
-import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -10,7 +10,6 @@ import java.util.List;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.Behavior;
-import org.apache.pekko.actor.typed.SupervisorStrategy;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.cluster.sharding.typed.javadsl.ClusterSharding;
@@ -125,11 +124,10 @@ public final class WaitingRoom
   }
 
   public static Behavior<Command> create(String eventId, WaitingRoomSettings settings) {
-    return Behaviors.withMdc(Command.class, java.util.Map.of("eventId", eventId), Behaviors.<Command>supervise(Behaviors.setup(ctx -> Behaviors.withTimers(timers -> {
+    return Behaviors.withMdc(Command.class, java.util.Map.of("eventId", eventId), Supervision.restarting(Behaviors.setup(ctx -> Behaviors.withTimers(timers -> {
           timers.startTimerWithFixedDelay("tick", new Tick(), settings.tick());
           return new WaitingRoom(ctx, eventId, settings);
-        })))
-        .onFailure(SupervisorStrategy.restartWithBackoff(Duration.ofMillis(200), Duration.ofSeconds(5), 0.2)));
+        }))));
   }
 
   private static final long MAX_STEP_MS = 5_000;
@@ -153,8 +151,7 @@ public final class WaitingRoom
   private final Deque<long[]> shoppers = new ArrayDeque<>();
 
   private WaitingRoom(ActorContext<Command> context, String eventId, WaitingRoomSettings settings) {
-    super(PersistenceId.of(ENTITY_TYPE_KEY.name(), eventId),
-        SupervisorStrategy.restartWithBackoff(Duration.ofMillis(200), Duration.ofSeconds(5), 0.2));
+    super(PersistenceId.of(ENTITY_TYPE_KEY.name(), eventId), Supervision.backoff());
     this.context = context;
     this.eventId = eventId;
     this.settings = settings;

@@ -1,7 +1,7 @@
 package io.boxoffice.tickets;
 
 import io.boxoffice.CborSerializable;
-import java.time.Duration;
+import io.boxoffice.ops.Supervision;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -9,8 +9,6 @@ import java.util.Map;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.Behavior;
-import org.apache.pekko.actor.typed.SupervisorStrategy;
-import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.cluster.sharding.typed.javadsl.ClusterSharding;
 import org.apache.pekko.cluster.sharding.typed.javadsl.Entity;
 import org.apache.pekko.cluster.sharding.typed.javadsl.EntityTypeKey;
@@ -64,12 +62,11 @@ public final class TicketWallet
   }
 
   public static Behavior<Command> create(String accountId) {
-    return Behaviors.<Command>supervise(new TicketWallet(PersistenceId.of(ENTITY_TYPE_KEY.name(), accountId)))
-        .onFailure(SupervisorStrategy.restartWithBackoff(Duration.ofMillis(200), Duration.ofSeconds(5), 0.2));
+    return Supervision.restarting(new TicketWallet(PersistenceId.of(ENTITY_TYPE_KEY.name(), accountId)));
   }
 
   private TicketWallet(PersistenceId id) {
-    super(id, SupervisorStrategy.restartWithBackoff(Duration.ofMillis(200), Duration.ofSeconds(5), 0.2));
+    super(id, Supervision.backoff());
   }
 
   @Override
