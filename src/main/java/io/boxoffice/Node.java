@@ -149,7 +149,7 @@ public final class Node {
       InventorySettings inventorySettings = InventorySettings.fromConfig(config, clock, queueSettings.tokens(), metrics);
       EventInventory.init(system, inventorySettings);
       Cart.init(system, new CartSettings(clock, payments, barcodes, refs.inventories(), refs.wallets(), askTimeout,
-          Duration.ofMillis(500), Duration.ofSeconds(30)));
+          Duration.ofMillis(500), Duration.ofSeconds(5)));
       // Journal write times are wall-clock times, so the sweep measures staleness on the wall clock.
       CheckoutRecovery.init(system, Clock.systemUTC(), bo.getDuration("checkout-recovery.interval"),
           bo.getDuration("checkout-recovery.stalled-after"));

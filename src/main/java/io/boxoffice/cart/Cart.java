@@ -266,6 +266,8 @@ public final class Cart extends EventSourcedBehaviorWithEnforcedReplies<Cart.Com
     if (existing != null) {
       if (isAnswered(existing)) return Effect().reply(c.replyTo(), outcome(existing));
       waiting.computeIfAbsent(existing.orderId(), k -> new ArrayList<>()).add(c.replyTo());
+      // The fan asks again: carry the checkout on now rather than at the next backed-off retry.
+      resumeAll(state);
       return Effect().noReply();
     }
     if (state.running() != null) {
