@@ -17,7 +17,7 @@ public final class Schema {
     Config db = config.getConfig(NodeConfig.DB + ".db");
     String url = db.getString("url");
     String dialect = url.startsWith("jdbc:postgresql:") ? "postgres" : "h2";
-    String sql = resource("schema/" + dialect + "/journal.sql") + ";\n" + resource("schema/" + dialect + "/boxoffice.sql");
+    String sql = resource("schema/" + dialect + "/journal.sql") + ";\n" + resource("schema/boxoffice.sql");
     SQLException last = null;
     for (int attempt = 0; attempt < 3; attempt++) {
       try (Connection c = DriverManager.getConnection(url, db.getString("user"), db.getString("password"));
