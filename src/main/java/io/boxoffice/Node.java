@@ -19,7 +19,9 @@ import io.boxoffice.edge.ShopAdmission;
 import io.boxoffice.inventory.EventInventory;
 import io.boxoffice.inventory.InventorySettings;
 import io.boxoffice.edge.Manifests;
+import io.boxoffice.ops.ClusterFaults;
 import io.boxoffice.ops.ClusterGauges;
+import io.boxoffice.ops.FaultLedger;
 import io.boxoffice.ops.Hmac;
 import io.boxoffice.ops.HttpReadiness;
 import io.boxoffice.ops.Metrics;
@@ -146,7 +148,9 @@ public final class Node {
 
       // One verifier for the edge and the inventory's own check: the same keys.
       QueueTokenSettings queueSettings = QueueTokenSettings.fromConfig(config, clock);
-      InventorySettings inventorySettings = InventorySettings.fromConfig(config, clock, queueSettings.tokens(), metrics);
+      // Hold clocks stop while this node sees the cluster in trouble: a fan must not lose a cart to our fault.
+      FaultLedger faults = ClusterFaults.start(system, clock, bo.getDuration("inventory.fault-settle"), metrics);
+      InventorySettings inventorySettings = InventorySettings.fromConfig(config, clock, queueSettings.tokens(), metrics, faults);
       EventInventory.init(system, inventorySettings);
       Cart.init(system, new CartSettings(clock, payments, barcodes, refs.inventories(), refs.wallets(), askTimeout,
           Duration.ofMillis(500), Duration.ofSeconds(5)));

@@ -155,8 +155,16 @@ public final class EventInventory
    */
   public record HoldsExtended(long downSince, long forMillis) implements Event {}
 
-  /** All decisions of one group commit, decided at {@code at} (epoch ms, the event's own clock). */
-  public record BatchDecided(long batch, long at, List<Decision> decisions) implements Event {}
+  /**
+   * All decisions of one group commit, decided at {@code at} (epoch ms, the event's own clock).
+   * Before them, every hold live at {@code at - faultMillis} got {@code faultMillis} more: the
+   * time the platform around the event was failing since the last batch (see {@link PlatformFaults}).
+   */
+  public record BatchDecided(long batch, long at, List<Decision> decisions, long faultMillis) implements Event {
+    public BatchDecided(long batch, long at, List<Decision> decisions) {
+      this(batch, at, decisions, 0);
+    }
+  }
 
   /** State: nothing yet, or the event with its seat book. */
   public sealed interface State {}
@@ -208,12 +216,38 @@ public final class EventInventory
   private final List<Command> pending = new ArrayList<>();
   private boolean flushScheduled;
   private Availability availability;
+  /**
+   * Platform fault time (this node's {@link PlatformFaults} total) already given to the holds.
+   * Not persisted: the gifts are; after a move the event's own downtime is made good on recovery.
+   */
+  private long faultCredited;
 
   private EventInventory(ActorContext<Command> context, PersistenceId persistenceId, InventorySettings settings) {
     super(persistenceId, Supervision.backoff());
     this.context = context;
     this.settings = settings;
     this.random = settings.random().get();
+    this.faultCredited = settings.faults().faultMillisUpTo(settings.clock().millis());
+  }
+
+  /** While the platform fails, holds are given time a step ahead, so that no write is needed for every batch. */
+  private static final long FAULT_STEP_MILLIS = 1000;
+
+  /**
+   * Fault time not yet given to the holds, plus a step ahead when there is any; 0 when none.
+   * The caller gives it to every hold live at {@code now} minus it, in a persisted event.
+   */
+  private long takeFaultCredit(long now) {
+    long total = settings.faults().faultMillisUpTo(now);
+    if (total <= faultCredited) return 0;
+    long credit = total - faultCredited + FAULT_STEP_MILLIS;
+    faultCredited += credit;
+    return credit;
+  }
+
+  /** Fault time not yet given to the holds: reads count it as given, as the next write will. */
+  private long pendingFaultCredit(long now) {
+    return Math.max(0, settings.faults().faultMillisUpTo(now) - faultCredited);
   }
 
   @Override
@@ -309,6 +343,7 @@ public final class EventInventory
       // A live batch was applied when it was decided; only recovery applies it here.
       a.aliveAt = Math.max(a.aliveAt, b.at());
       if (b.batch() <= a.batch) return a;
+      if (b.faultMillis() > 0) a.book.extendHolds(b.at() - b.faultMillis(), b.faultMillis());
       a.book.expireUpTo(b.at());
       for (Decision d : b.decisions()) a.book.apply(d);
       a.batch = b.batch();
@@ -334,6 +369,10 @@ public final class EventInventory
     }
     if (command instanceof Heartbeat) {
       long now = settings.clock().millis();
+      long credit = takeFaultCredit(now);
+      if (credit > 0 && state.book.hasLiveHolds(now - credit)) {
+        return Effect().persist(new HoldsExtended(now - credit, credit)).thenNoReply();
+      }
       if (!state.book.hasLiveHolds(now) || now - state.aliveAt < settings.heartbeat().toMillis()) return Effect().noReply();
       return Effect().persist(new Alive(now)).thenNoReply();
     }
@@ -361,15 +400,17 @@ public final class EventInventory
       return Effect().noReply();
     }
     long now = settings.clock().millis();
-    if (command instanceof GetHolds g) return Effect().reply(g.replyTo(), holdsOf(state.book, g.account(), now));
+    // Holds whose fault time is not given yet are read as if it were (the next write gives it).
+    long credit = pendingFaultCredit(now);
+    if (command instanceof GetHolds g) return Effect().reply(g.replyTo(), holdsOf(state.book, g.account(), now, credit));
     if (command instanceof GetDefinition g) return Effect().reply(g.replyTo(), new Definition(state.definition));
     if (command instanceof GetStats g) {
-      int[] c = state.book.counts(now);
+      int[] c = state.book.counts(now - credit);
       return Effect().reply(g.replyTo(), new Stats(c[0], c[1], c[2], state.book.orderCount()));
     }
     if (command instanceof GetAvailability g) {
       if (availability == null || now - availability.version() >= settings.availabilityInterval().toMillis()) {
-        availability = new Availability(now, state.book.availabilityBits(now));
+        availability = new Availability(now, state.book.availabilityBits(now - credit));
       }
       return Effect().reply(g.replyTo(), availability);
     }
@@ -411,6 +452,9 @@ public final class EventInventory
 
     long now = settings.clock().millis();
     SeatBook book = state.book;
+    long credit = takeFaultCredit(now);
+    long faultMillis = credit > 0 && book.hasLiveHolds(now - credit) ? credit : 0;
+    if (faultMillis > 0) book.extendHolds(now - faultMillis, faultMillis);
     book.expireUpTo(now);
     List<Decision> decisions = new ArrayList<>();
     List<Runnable> replies = new ArrayList<>(batch.size());
@@ -424,13 +468,13 @@ public final class EventInventory
       ActorRef<Reply> replyTo = replyToOf(command);
       replies.add(() -> replyTo.tell(reply));
     }
-    if (decisions.isEmpty()) {
+    if (decisions.isEmpty() && faultMillis == 0) {
       return Effect().none().thenRun(s -> replies.forEach(Runnable::run)).thenNoReply();
     }
     state.batch = state.batch + 1;
     long writeStarted = System.nanoTime();
     int commands = batch.size();
-    return Effect().persist(new BatchDecided(state.batch, now, List.copyOf(decisions)))
+    return Effect().persist(new BatchDecided(state.batch, now, List.copyOf(decisions), faultMillis))
         .thenRun(s -> {
           settings.metrics().batchWritten(state.definition.eventId(), commands, decisions.size(), System.nanoTime() - writeStarted);
           replies.forEach(Runnable::run);
@@ -482,11 +526,12 @@ public final class EventInventory
     return new Rejected("invalid", "no such ticket", List.of());
   }
 
-  private static Holds holdsOf(SeatBook book, String account, long now) {
-    int[] seats = book.liveHolds(account, now);
+  /** The account's holds live at {@code now - credit}, their deadlines {@code credit} later. */
+  private static Holds holdsOf(SeatBook book, String account, long now, long credit) {
+    int[] seats = book.liveHolds(account, now - credit);
     long earliest = 0;
     for (int s : seats) earliest = earliest == 0 ? book.holdUntil(s) : Math.min(earliest, book.holdUntil(s));
-    return new Holds(seatPrices(book, seats), earliest);
+    return new Holds(seatPrices(book, seats), earliest == 0 ? 0 : earliest + credit);
   }
 
   private static List<SeatPrice> seatPrices(SeatBook book, int[] seats) {

@@ -10,7 +10,8 @@ import java.util.random.RandomGenerator;
 
 /**
  * Settings of the {@link EventInventory}, read once at start; the clock and randomness are
- * injected, and the queue-token verifier with which it checks admissions again (null: none).
+ * injected, and the queue-token verifier with which it checks admissions again (null: none), and
+ * the node's count of platform fault time that hold clocks do not run for.
  */
 public record InventorySettings(
     Clock clock,
@@ -23,9 +24,11 @@ public record InventorySettings(
     String snapshotPluginId,
     QueueToken queueTokens,
     InventoryMetrics metrics,
-    Duration heartbeat) {
+    Duration heartbeat,
+    PlatformFaults faults) {
 
-  public static InventorySettings fromConfig(Config config, Clock clock, QueueToken queueTokens, InventoryMetrics metrics) {
+  public static InventorySettings fromConfig(Config config, Clock clock, QueueToken queueTokens, InventoryMetrics metrics,
+                                             PlatformFaults faults) {
     Config c = config.getConfig("boxoffice.inventory");
     return new InventorySettings(
         clock,
@@ -38,6 +41,7 @@ public record InventorySettings(
         c.getString("snapshot-plugin"),
         queueTokens,
         metrics,
-        c.getDuration("heartbeat"));
+        c.getDuration("heartbeat"),
+        faults);
   }
 }

@@ -49,8 +49,12 @@ class EventInventoryTest {
   }
 
   static EventDefinition definition(String eventId, int seats) {
+    return definition(eventId, seats, 90);
+  }
+
+  static EventDefinition definition(String eventId, int seats, int holdJitterSeconds) {
     VenueLayout venue = StadiumGenerator.generate("v-" + eventId, "Stadium", seats);
-    return new EventDefinition(eventId, "Show", venue, PRICES, 480, 90, 8).validated();
+    return new EventDefinition(eventId, "Show", venue, PRICES, 480, holdJitterSeconds, 8).validated();
   }
 
   ActorRef<EventInventory.Command> spawn(String eventId, int snapshotEvery) {
@@ -316,6 +320,85 @@ class EventInventoryTest {
   }
 
   @Test
+  void holdClocksStopWhileThePlatformAroundTheEventFails() {
+    String id = newEventId();
+    io.boxoffice.ops.FaultLedger faults = new io.boxoffice.ops.FaultLedger(2_000);
+    var settings = TestConfigs.inventory(clock, 100, null, Duration.ofDays(1), faults);
+    ActorRef<EventInventory.Command> inv = testKit.spawn(EventInventory.create(id, settings));
+    TestProbe<EventInventory.Reply> probe = testKit.createTestProbe();
+    inv.tell(new EventInventory.Create(definition(id, 1000, 0), probe.getRef()));
+    probe.expectMessageClass(EventInventory.Created.class);
+    inv.tell(new EventInventory.HoldSeats("fan", List.of("F1-A-1", "F1-A-2"), probe.getRef()));
+    long deadline = probe.expectMessageClass(EventInventory.Held.class).holdExpiresAt();
+    inv.tell(new EventInventory.HoldSeats("early", List.of("F1-B-1"), probe.getRef()));
+    long earlyDeadline = probe.expectMessageClass(EventInventory.Held.class).holdExpiresAt();
+
+    // Ten seconds before the fan's deadline the node of its cart becomes unreachable (noticed
+    // 4 s after it failed); it is removed a minute later, and 2 s of settling follow.
+    clock.advance(Duration.ofMillis(deadline - clock.millis() - 10_000));
+    faults.started("unreachable cart-node", clock.millis(), 4_000);
+    // The fan's original deadline passes while the platform fails: reads still show the hold.
+    clock.advance(Duration.ofSeconds(30));
+    inv.tell(new EventInventory.GetHolds("fan", probe.getRef()));
+    EventInventory.Holds during = probe.expectMessageClass(EventInventory.Holds.class);
+    assertEquals(2, during.seats().size());
+    assertTrue(during.holdExpiresAt() > clock.millis());
+    // A batch in the middle of the fault: another fan cannot take the seats.
+    inv.tell(new EventInventory.HoldSeats("rival", List.of("F1-A-1"), probe.getRef()));
+    assertEquals("seats_taken", probe.expectMessageClass(EventInventory.Rejected.class).code());
+    clock.advance(Duration.ofSeconds(30));
+    faults.ended("unreachable cart-node", clock.millis());
+    clock.advance(Duration.ofSeconds(5));
+
+    // The fan got the 66 s back (plus at most a second ahead) and buys after the first deadline.
+    inv.tell(new EventInventory.GetHolds("fan", probe.getRef()));
+    long given = probe.expectMessageClass(EventInventory.Holds.class).holdExpiresAt() - deadline;
+    assertTrue(given >= 66_000 && given <= 67_000, "given back " + given);
+    inv.tell(new EventInventory.Confirm("fan", "o1", List.of("F1-A-1", "F1-A-2"), probe.getRef()));
+    probe.expectMessageClass(EventInventory.Confirmed.class);
+
+    // What was given is in the journal: after a restart the other hold keeps its extra time.
+    inv.tell(new EventInventory.GetHolds("early", probe.getRef()));
+    long earlyNow = probe.expectMessageClass(EventInventory.Holds.class).holdExpiresAt();
+    assertTrue(earlyNow - earlyDeadline >= 66_000);
+    testKit.stop(inv);
+    ActorRef<EventInventory.Command> again = testKit.spawn(EventInventory.create(id, settings));
+    again.tell(new EventInventory.GetHolds("early", probe.getRef()));
+    assertEquals(earlyNow, probe.expectMessageClass(EventInventory.Holds.class).holdExpiresAt());
+
+    // Calm again: clocks run, and a hold made now ends at its own deadline.
+    again.tell(new EventInventory.HoldSeats("later", List.of("F1-C-1"), probe.getRef()));
+    long laterDeadline = probe.expectMessageClass(EventInventory.Held.class).holdExpiresAt();
+    clock.advance(Duration.ofMillis(laterDeadline - clock.millis() + 1));
+    again.tell(new EventInventory.Confirm("later", "o2", List.of("F1-C-1"), probe.getRef()));
+    assertEquals("hold_expired", probe.expectMessageClass(EventInventory.Rejected.class).code());
+  }
+
+  @Test
+  void withoutTrafficTheHeartbeatGivesTheFaultTimeToTheHolds() {
+    String id = newEventId();
+    io.boxoffice.ops.FaultLedger faults = new io.boxoffice.ops.FaultLedger(0);
+    var settings = TestConfigs.inventory(clock, 100, null, Duration.ofDays(1), faults);
+    ActorRef<EventInventory.Command> inv = testKit.spawn(EventInventory.create(id, settings));
+    TestProbe<EventInventory.Reply> probe = testKit.createTestProbe();
+    inv.tell(new EventInventory.Create(definition(id, 1000, 0), probe.getRef()));
+    probe.expectMessageClass(EventInventory.Created.class);
+    inv.tell(new EventInventory.HoldSeats("fan", List.of("F1-A-1"), probe.getRef()));
+    long deadline = probe.expectMessageClass(EventInventory.Held.class).holdExpiresAt();
+    faults.started("leaving node-2", clock.millis(), 0);
+    clock.advance(Duration.ofSeconds(20));
+    faults.ended("leaving node-2", clock.millis());
+    inv.tell(new EventInventory.Heartbeat());
+    inv.tell(new EventInventory.GetHolds("fan", probe.getRef()));
+    assertEquals(deadline + 21_000, probe.expectMessageClass(EventInventory.Holds.class).holdExpiresAt());
+    testKit.stop(inv);
+    // Only a persisted gift survives the restart (the restart itself is too short to give anything).
+    ActorRef<EventInventory.Command> again = testKit.spawn(EventInventory.create(id, settings));
+    again.tell(new EventInventory.GetHolds("fan", probe.getRef()));
+    assertEquals(deadline + 21_000, probe.expectMessageClass(EventInventory.Holds.class).holdExpiresAt());
+  }
+
+  @Test
   void everyMessageSurvivesCborSerialization() {
     var serialization = org.apache.pekko.serialization.SerializationExtension.get(testKit.system());
     String id = newEventId();
@@ -330,7 +413,7 @@ class EventInventoryTest {
         new EventInventory.HoldsExtended(5, 60_000),
         new EventInventory.HoldBest("a", 2, null, null, new EventInventory.QueuePass("t", "p"), testKit.system().ignoreRef()),
         new EventInventory.BatchDecided(3, 42, List.of(new Decision.Held("a", new int[] {1, 2}, 99),
-            new Decision.Released("a", new int[] {1}), new Decision.Sold("a", "o", new int[] {2}), new Decision.Scanned(2, 7))),
+            new Decision.Released("a", new int[] {1}), new Decision.Sold("a", "o", new int[] {2}), new Decision.Scanned(2, 7)), 1_500),
         new EventInventory.Snapshot(d, 3, book.toSnapshot(), true, 42))) {
       byte[] bytes = serialization.serialize(message).get();
       var serializer = serialization.findSerializerFor(message);
@@ -343,5 +426,8 @@ class EventInventoryTest {
         serialization.serialize(new EventInventory.BatchDecided(1, 2, List.of(new Decision.Sold("a", "o", new int[] {5})))).get(),
         EventInventory.BatchDecided.class).get();
     assertEquals(5, ((Decision.Sold) b.decisions().get(0)).seats()[0]);
+    EventInventory.BatchDecided withFault = (EventInventory.BatchDecided) serialization.deserialize(
+        serialization.serialize(new EventInventory.BatchDecided(1, 2, List.of(), 1_500)).get(), EventInventory.BatchDecided.class).get();
+    assertEquals(1_500, withFault.faultMillis());
   }
 }

@@ -8,9 +8,9 @@ import io.boxoffice.Node;
 import io.boxoffice.inventory.EventInventory;
 import io.boxoffice.payment.PaymentSimulator;
 import io.boxoffice.support.HttpFan;
+import io.boxoffice.support.ShiftedClock;
 import io.boxoffice.support.TestNode;
 import java.net.ServerSocket;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,11 +29,14 @@ import org.junit.jupiter.api.Test;
 /**
  * Three nodes; the one hosting a busy event is stopped hard (no leaving, no hand-over). The
  * split-brain resolver downs it, the event's inventory starts again on a survivor from the
- * journal, and it goes on selling with every earlier sale intact.
+ * journal, and it goes on selling with every earlier sale intact. Meanwhile a fan of another
+ * event, whose hold would have ended during the failover, keeps it and buys afterwards.
  */
 class NodeFailoverIntegrationTest {
   final List<Node> nodes = new ArrayList<>();
   final PaymentSimulator payments = TestNode.payments();
+  /** Shared by the nodes; moved forward to bring a hold's deadline near. */
+  final ShiftedClock clock = new ShiftedClock();
 
   @AfterEach
   void stopAll() {
@@ -43,7 +46,7 @@ class NodeFailoverIntegrationTest {
   }
 
   Node start(int port, int seedPort) throws Exception {
-    Node node = TestNode.postgres(Clock.systemUTC(), payments, ConfigFactory.parseString(
+    Node node = TestNode.postgres(clock, payments, ConfigFactory.parseString(
         "pekko.remote.artery.canonical.port = " + port + "\n"
             + "boxoffice.seed-nodes = \"127.0.0.1:" + seedPort + "\"\n"
             // A crash: the node goes without leaving the cluster or handing its shards over.
@@ -76,6 +79,20 @@ class NodeFailoverIntegrationTest {
             r -> new GetShardRegionState(EventInventory.ENTITY_TYPE_KEY, r), Duration.ofSeconds(5), node.system().scheduler())
         .toCompletableFuture().join();
     return state.getShards().stream().anyMatch(s -> s.getEntityIds().contains(eventId));
+  }
+
+  /** Creates an event of 30 s holds that lives on one of the survivors (not on the node to be killed). */
+  static String eventOnASurvivor(HttpFan admin, String id, Node host, List<Node> survivors) throws Exception {
+    assertEquals(201, admin.admin("POST", "/admin/venues", "{\"venueId\":\"w-" + id + "\",\"name\":\"W\",\"generate\":"
+        + "{\"layout\":\"stadium\",\"seats\":500}}").status());
+    for (int i = 0; i < 20; i++) {
+      String eventId = "fw-" + i + "-" + id;
+      assertEquals(201, admin.admin("POST", "/admin/events", "{\"eventId\":\"" + eventId + "\",\"venueId\":\"w-" + id
+          + "\",\"name\":\"W\",\"holdSeconds\":30,\"holdJitterSeconds\":0,"
+          + "\"prices\":{\"floor\":100,\"lower\":50,\"upper\":20}}").status());
+      if (!hosts(host, eventId) && survivors.stream().anyMatch(n -> hosts(n, eventId))) return eventId;
+    }
+    throw new AssertionError("no event landed on a survivor");
   }
 
   @Test
@@ -112,6 +129,16 @@ class NodeFailoverIntegrationTest {
 
     HttpFan late = new HttpFan(survivors.get(0).httpPort());
     late.signUp("fo-late-" + id + "@example.com");
+
+    // A fan of an event on a survivor holds seats whose deadline falls inside the failover.
+    String quiet = eventOnASurvivor(admin, id, host, survivors);
+    HttpFan holder = new HttpFan(survivors.get(1).httpPort());
+    holder.signUp("fo-holder-" + id + "@example.com");
+    HttpFan.Reply held = holder.send("POST", "/api/events/" + quiet + "/cart/holds", "{\"best\":{\"quantity\":2}}");
+    assertEquals(200, held.status(), held.body());
+    java.time.Instant firstDeadline = java.time.Instant.parse(held.json().get("holdExpiresAt").asText());
+    clock.jump(Duration.ofMillis(firstDeadline.toEpochMilli() - clock.millis() - 6_000));
+
     long killedAt = System.nanoTime();
     host.system().terminate();
     host.system().getWhenTerminated().toCompletableFuture().get(30, TimeUnit.SECONDS);
@@ -127,6 +154,22 @@ class NodeFailoverIntegrationTest {
     }
     assertEquals(200, hold.status(), "the event sells again on a survivor");
     System.out.printf("event back after %d ms%n", (System.nanoTime() - killedAt) / 1_000_000);
+
+    // Its first deadline has passed, but the hold's clock stopped while the cluster was in
+    // trouble: the fan still has the seats and buys them (its cart may have moved too).
+    assertTrue(clock.instant().isAfter(firstDeadline.plusSeconds(1)), "the failover outlasted the first deadline");
+    HttpFan.Reply cart = holder.send("GET", "/api/events/" + quiet + "/cart", null);
+    assertEquals(200, cart.status(), cart.body());
+    assertEquals(2, cart.json().get("seats").size(), "the hold survived the failover: " + cart.body());
+    assertTrue(java.time.Instant.parse(cart.json().get("holdExpiresAt").asText()).isAfter(clock.instant()));
+    HttpFan.Reply bought = null;
+    for (int i = 0; i < 40; i++) {
+      bought = holder.send("POST", "/api/events/" + quiet + "/cart/checkout", "{\"paymentToken\":\"tok_visa\"}",
+          "Idempotency-Key", "hold-" + id);
+      if (bought.status() != 503) break;
+      Thread.sleep(250);
+    }
+    assertEquals(200, bought.status(), bought.body());
     assertTrue(survivors.stream().anyMatch(n -> hosts(n, eventId)));
 
     for (Node n : survivors) {

@@ -74,6 +74,7 @@ class ObservabilityIntegrationTest {
     assertEquals(1.0, value(later, "boxoffice_lobby{event=\"e-" + id + "\"}"), "the lobby gauge moves");
     assertEquals(2.0, value(later, "boxoffice_seats_sold{event=\"e-" + id + "\"}"));
     assertEquals(1.0, value(later, "boxoffice_cluster_members_up"));
+    assertEquals(0.0, value(later, "boxoffice_platform_fault_seconds"), "a calm single node counts no fault time");
   }
 
   @Test

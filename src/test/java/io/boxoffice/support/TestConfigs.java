@@ -39,7 +39,13 @@ public final class TestConfigs {
   /** With a heartbeat: after a gap of more than two, live holds get the gap back on recovery. */
   public static InventorySettings inventory(Clock clock, int snapshotEvery, io.boxoffice.queue.QueueToken queueTokens,
                                             Duration heartbeat) {
+    return inventory(clock, snapshotEvery, queueTokens, heartbeat, io.boxoffice.inventory.PlatformFaults.NONE);
+  }
+
+  /** With the node's count of platform fault time, during which hold clocks stop. */
+  public static InventorySettings inventory(Clock clock, int snapshotEvery, io.boxoffice.queue.QueueToken queueTokens,
+                                            Duration heartbeat, io.boxoffice.inventory.PlatformFaults faults) {
     return new InventorySettings(clock, () -> new Random(7), 2000, 20000, snapshotEvery, Duration.ofSeconds(1), "", "", queueTokens,
-        io.boxoffice.inventory.InventoryMetrics.NONE, heartbeat);
+        io.boxoffice.inventory.InventoryMetrics.NONE, heartbeat, faults);
   }
 }
