@@ -82,10 +82,14 @@ stop_processes() {
   done
 }
 
-# A short offline Maven run; its output goes to run/build.log and is shown only when it fails.
+# A short Maven run, offline first (no update checks), online when a plugin is not cached yet;
+# its output goes to run/build.log and is shown only when it fails.
 mvn_quietly() {
   mkdir -p "$RUN"
-  if ! (cd "$ROOT" && mvn -B -q -o -Dstyle.color=never "$@") >"$RUN/build.log" 2>&1; then
+  if (cd "$ROOT" && mvn -B -q -o -Dstyle.color=never "$@") >"$RUN/build.log" 2>&1; then
+    return 0
+  fi
+  if ! (cd "$ROOT" && mvn -B -q -Dstyle.color=never "$@") >>"$RUN/build.log" 2>&1; then
     tail -n 40 "$RUN/build.log" >&2
     return 1
   fi
