@@ -160,9 +160,11 @@ start_proxy() {
   die "the database proxy did not start (see $RUN/dbproxy.log)"
 }
 
-# Starts node N with the cluster's settings; its output goes to run/node-N.log.
+# Starts node N with the cluster's settings; its output goes to run/node-N.log. On the first
+# start (chaos/cluster up) the first seed may form the cluster; a restart ("rejoin") only ever
+# joins the running one (BOXOFFICE_FORM_CLUSTER, see README), never forms an island of its own.
 start_node() {
-  local n=$1 pid name="node-$1"
+  local n=$1 mode=${2:-first} pid name="node-$1" form=false
   if is_running "$name"; then
     echo "node $n is already running (pid $(pid_of "$name"))" >&2
     return 0
@@ -176,8 +178,10 @@ start_node() {
   local slow=()
   [[ -n ${CHAOS_PAYMENTS_SLOW_MS:-} ]] && slow+=("-Dboxoffice.payments.slow-delay=${CHAOS_PAYMENTS_SLOW_MS}ms")
   [[ -n ${CHAOS_PAYMENTS_FAILURE_RATE:-} ]] && slow+=("-Dboxoffice.payments.failure-rate=${CHAOS_PAYMENTS_FAILURE_RATE}")
+  [[ $mode == first ]] && form=true
   (
     cd "$ROOT"
+    export BOXOFFICE_FORM_CLUSTER=$form
     export BOXOFFICE_HTTP_PORT=$(http_port "$n") BOXOFFICE_CLUSTER_HOST=127.0.0.1 \
       BOXOFFICE_CLUSTER_PORT=$(remote_port "$n") BOXOFFICE_MANAGEMENT_PORT=$(mgmt_port "$n")
     # shellcheck disable=SC2086 # CHAOS_NODE_JAVA_OPTS is a list of options

@@ -39,12 +39,26 @@ public final class NodeConfig {
       derived.put("pekko.cluster.roles", ConfigValueFactory.fromIterable(
           Arrays.stream(roles.split(",")).map(String::trim).filter(r -> !r.isEmpty()).toList()));
     }
-    List<String> seeds = new ArrayList<>();
-    for (String hostPort : base.getString("boxoffice.seed-nodes").split(",")) {
-      if (!hostPort.isBlank()) seeds.add("pekko://boxoffice@" + hostPort.trim());
-    }
+    List<String> seeds = seedNodes(base);
     if (!seeds.isEmpty()) derived.put("pekko.cluster.seed-nodes", ConfigValueFactory.fromIterable(seeds));
     return ConfigFactory.parseMap(derived).withFallback(base).resolve();
+  }
+
+  /**
+   * The seed nodes as Pekko addresses, in the configured order when this node may form the
+   * cluster, else with its own address (canonical host and port, as written) moved last: only
+   * the first seed of a node's own list ever joins itself.
+   */
+  static List<String> seedNodes(Config base) {
+    List<String> seeds = new ArrayList<>();
+    for (String hostPort : base.getString("boxoffice.seed-nodes").split(",")) {
+      if (!hostPort.isBlank()) seeds.add(hostPort.trim());
+    }
+    if (!base.getBoolean("boxoffice.form-cluster")) {
+      String self = base.getString("pekko.remote.artery.canonical.hostname") + ":" + base.getInt("pekko.remote.artery.canonical.port");
+      if (seeds.remove(self)) seeds.add(self);
+    }
+    return seeds.stream().map(hostPort -> "pekko://boxoffice@" + hostPort).toList();
   }
 
   /** The JDBC URL: BOXOFFICE_DB_URL, or an H2 file database under the data dir. */

@@ -82,7 +82,8 @@ class KubernetesManifestsTest {
   /** Variables the app reads (conf/*.conf) that the Kubernetes pods deliberately leave unset. */
   static final Map<String, String> NOT_SET_ON_KUBERNETES = Map.of(
       "BOXOFFICE_DATA_DIR", "the folder of the embedded H2 database; the pods use PostgreSQL (BOXOFFICE_DB_URL)",
-      "BOXOFFICE_SEED_NODES", "static seed nodes; on Kubernetes the cluster forms through bootstrap (BOXOFFICE_DISCOVERY)");
+      "BOXOFFICE_SEED_NODES", "static seed nodes; on Kubernetes the cluster forms through bootstrap (BOXOFFICE_DISCOVERY)",
+      "BOXOFFICE_FORM_CLUSTER", "whether the first static seed may form the cluster; bootstrap decides that on Kubernetes");
 
   static final Set<String> NODE_ROLES = Set.of("inventory", "edge");
 
