@@ -197,7 +197,8 @@ public final class EventInventory
 
   public static void init(ActorSystem<?> system, InventorySettings settings) {
     ClusterSharding.get(system).init(
-        Entity.of(ENTITY_TYPE_KEY, ctx -> create(ctx.getEntityId(), settings)).withRole("inventory"));
+        Entity.of(ENTITY_TYPE_KEY, ctx -> create(ctx.getEntityId(), settings)).withRole("inventory")
+            .withAllocationStrategy(new io.boxoffice.ops.NoRebalancing()));
   }
 
   public static Behavior<Command> create(String eventId, InventorySettings settings) {

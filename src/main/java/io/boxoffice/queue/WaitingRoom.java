@@ -120,7 +120,8 @@ public final class WaitingRoom
 
   public static void init(ActorSystem<?> system, WaitingRoomSettings settings) {
     ClusterSharding.get(system).init(
-        Entity.of(ENTITY_TYPE_KEY, ctx -> create(ctx.getEntityId(), settings)).withRole("inventory"));
+        Entity.of(ENTITY_TYPE_KEY, ctx -> create(ctx.getEntityId(), settings)).withRole("inventory")
+            .withAllocationStrategy(new io.boxoffice.ops.NoRebalancing()));
   }
 
   public static Behavior<Command> create(String eventId, WaitingRoomSettings settings) {

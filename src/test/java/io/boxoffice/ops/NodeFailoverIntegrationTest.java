@@ -1,28 +1,19 @@
 package io.boxoffice.ops;
 
+import static io.boxoffice.support.TestCluster.hosts;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.typesafe.config.ConfigFactory;
 import io.boxoffice.Node;
-import io.boxoffice.inventory.EventInventory;
-import io.boxoffice.payment.PaymentSimulator;
 import io.boxoffice.support.HttpFan;
 import io.boxoffice.support.ShiftedClock;
-import io.boxoffice.support.TestNode;
-import java.net.ServerSocket;
+import io.boxoffice.support.TestCluster;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.StreamSupport;
-import org.apache.pekko.actor.typed.javadsl.AskPattern;
-import org.apache.pekko.cluster.MemberStatus;
-import org.apache.pekko.cluster.sharding.ShardRegion;
-import org.apache.pekko.cluster.sharding.typed.GetShardRegionState;
-import org.apache.pekko.cluster.sharding.typed.javadsl.ClusterSharding;
-import org.apache.pekko.cluster.typed.Cluster;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -33,63 +24,20 @@ import org.junit.jupiter.api.Test;
  * event, whose hold would have ended during the failover, keeps it and buys afterwards.
  */
 class NodeFailoverIntegrationTest {
-  final List<Node> nodes = new ArrayList<>();
-  final PaymentSimulator payments = TestNode.payments();
   /** Shared by the nodes; moved forward to bring a hold's deadline near. */
   final ShiftedClock clock = new ShiftedClock();
+  final TestCluster cluster = new TestCluster(clock);
 
   @AfterEach
   void stopAll() {
-    for (Node n : nodes) {
-      if (!n.system().whenTerminated().isCompleted()) n.stop();
-    }
-  }
-
-  Node start(int port, int seedPort) throws Exception {
-    Node node = TestNode.postgres(clock, payments, ConfigFactory.parseString(
-        "pekko.remote.artery.canonical.port = " + port + "\n"
-            + "boxoffice.seed-nodes = \"127.0.0.1:" + seedPort + "\"\n"
-            // A crash: the node goes without leaving the cluster or handing its shards over.
-            + "pekko.coordinated-shutdown.run-by-actor-system-terminate = off\n"
-            + "pekko.cluster.split-brain-resolver.stable-after = 3s\n"));
-    nodes.add(node);
-    return node;
-  }
-
-  static int freePort() throws Exception {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
-    }
-  }
-
-  static void awaitUp(Node node, int members) throws InterruptedException {
-    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-    while (System.nanoTime() < deadline) {
-      long up = StreamSupport.stream(Cluster.get(node.system()).state().getMembers().spliterator(), false)
-          .filter(m -> m.status() == MemberStatus.up()).count();
-      if (up == members) return;
-      Thread.sleep(100);
-    }
-    throw new AssertionError("the cluster never had " + members + " members up");
-  }
-
-  static boolean hosts(Node node, String eventId) {
-    ShardRegion.CurrentShardRegionState state = AskPattern.<Object, ShardRegion.CurrentShardRegionState>ask(
-            ClusterSharding.get(node.system()).shardState().unsafeUpcast(),
-            r -> new GetShardRegionState(EventInventory.ENTITY_TYPE_KEY, r), Duration.ofSeconds(5), node.system().scheduler())
-        .toCompletableFuture().join();
-    return state.getShards().stream().anyMatch(s -> s.getEntityIds().contains(eventId));
+    cluster.close();
   }
 
   /** Creates an event of 30 s holds that lives on one of the survivors (not on the node to be killed). */
-  static String eventOnASurvivor(HttpFan admin, String id, Node host, List<Node> survivors) throws Exception {
-    assertEquals(201, admin.admin("POST", "/admin/venues", "{\"venueId\":\"w-" + id + "\",\"name\":\"W\",\"generate\":"
-        + "{\"layout\":\"stadium\",\"seats\":500}}").status());
+  static String eventOnASurvivor(HttpFan admin, String id, Node host, List<Node> survivors) {
     for (int i = 0; i < 20; i++) {
       String eventId = "fw-" + i + "-" + id;
-      assertEquals(201, admin.admin("POST", "/admin/events", "{\"eventId\":\"" + eventId + "\",\"venueId\":\"w-" + id
-          + "\",\"name\":\"W\",\"holdSeconds\":30,\"holdJitterSeconds\":0,"
-          + "\"prices\":{\"floor\":100,\"lower\":50,\"upper\":20}}").status());
+      TestCluster.createEvent(admin, "w-" + id, 500, eventId, "\"holdSeconds\":30,\"holdJitterSeconds\":0,");
       if (!hosts(host, eventId) && survivors.stream().anyMatch(n -> hosts(n, eventId))) return eventId;
     }
     throw new AssertionError("no event landed on a survivor");
@@ -97,16 +45,15 @@ class NodeFailoverIntegrationTest {
 
   @Test
   void theEventGoesOnOnAnotherNodeWithEverySaleIntact() throws Exception {
-    int p1 = freePort();
-    Node first = start(p1, p1);
-    awaitUp(first, 1);
+    // A crash: the node goes without leaving the cluster or handing its shards over.
+    String crash = "pekko.coordinated-shutdown.run-by-actor-system-terminate = off\n";
+    int p1 = TestCluster.freePort();
+    Node first = cluster.start(p1, p1, crash);
+    TestCluster.awaitUp(first, 1);
     String id = UUID.randomUUID().toString().substring(0, 8);
     String eventId = "fo-" + id;
     HttpFan admin = new HttpFan(first.httpPort());
-    assertEquals(201, admin.admin("POST", "/admin/venues", "{\"venueId\":\"v-" + id + "\",\"name\":\"H\",\"generate\":"
-        + "{\"layout\":\"stadium\",\"seats\":1000}}").status());
-    assertEquals(201, admin.admin("POST", "/admin/events", "{\"eventId\":\"" + eventId + "\",\"venueId\":\"v-" + id
-        + "\",\"name\":\"S\",\"prices\":{\"floor\":100,\"lower\":50,\"upper\":20}}").status());
+    TestCluster.createEvent(admin, "v-" + id, 1000, eventId, "");
     List<String[]> sold = new ArrayList<>();
     for (int i = 0; i < 5; i++) {
       HttpFan fan = new HttpFan(first.httpPort());
@@ -118,11 +65,9 @@ class NodeFailoverIntegrationTest {
       sold.add(new String[] {fan.cookie(), order.json().get("orderId").asText(), order.json().get("tickets").toString()});
     }
 
-    Node second = start(freePort(), p1);
-    Node third = start(freePort(), p1);
-    awaitUp(first, 3);
-    awaitUp(second, 3);
-    awaitUp(third, 3);
+    Node second = cluster.start(TestCluster.freePort(), p1, crash);
+    Node third = cluster.start(TestCluster.freePort(), p1, crash);
+    for (Node n : List.of(first, second, third)) TestCluster.awaitUp(n, 3);
     Node host = List.of(first, second, third).stream().filter(n -> hosts(n, eventId)).findFirst().orElseThrow();
     List<Node> survivors = new ArrayList<>(List.of(first, second, third));
     survivors.remove(host);
@@ -136,7 +81,7 @@ class NodeFailoverIntegrationTest {
     holder.signUp("fo-holder-" + id + "@example.com");
     HttpFan.Reply held = holder.send("POST", "/api/events/" + quiet + "/cart/holds", "{\"best\":{\"quantity\":2}}");
     assertEquals(200, held.status(), held.body());
-    java.time.Instant firstDeadline = java.time.Instant.parse(held.json().get("holdExpiresAt").asText());
+    Instant firstDeadline = Instant.parse(held.json().get("holdExpiresAt").asText());
     clock.jump(Duration.ofMillis(firstDeadline.toEpochMilli() - clock.millis() - 6_000));
 
     long killedAt = System.nanoTime();
@@ -161,7 +106,7 @@ class NodeFailoverIntegrationTest {
     HttpFan.Reply cart = holder.send("GET", "/api/events/" + quiet + "/cart", null);
     assertEquals(200, cart.status(), cart.body());
     assertEquals(2, cart.json().get("seats").size(), "the hold survived the failover: " + cart.body());
-    assertTrue(java.time.Instant.parse(cart.json().get("holdExpiresAt").asText()).isAfter(clock.instant()));
+    assertTrue(Instant.parse(cart.json().get("holdExpiresAt").asText()).isAfter(clock.instant()));
     HttpFan.Reply bought = null;
     for (int i = 0; i < 40; i++) {
       bought = holder.send("POST", "/api/events/" + quiet + "/cart/checkout", "{\"paymentToken\":\"tok_visa\"}",
@@ -170,8 +115,8 @@ class NodeFailoverIntegrationTest {
       Thread.sleep(250);
     }
     assertEquals(200, bought.status(), bought.body());
-    assertTrue(survivors.stream().anyMatch(n -> hosts(n, eventId)));
 
+    assertTrue(survivors.stream().anyMatch(n -> hosts(n, eventId)));
     for (Node n : survivors) {
       for (String[] s : sold) {
         HttpFan owner = new HttpFan(n.httpPort()).withCookie(s[0]);

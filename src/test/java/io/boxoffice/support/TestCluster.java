@@ -1,0 +1,94 @@
+package io.boxoffice.support;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
+import io.boxoffice.Node;
+import io.boxoffice.inventory.EventInventory;
+import io.boxoffice.payment.PaymentSimulator;
+import java.net.ServerSocket;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.StreamSupport;
+import org.apache.pekko.actor.typed.javadsl.AskPattern;
+import org.apache.pekko.cluster.MemberStatus;
+import org.apache.pekko.cluster.sharding.ShardRegion;
+import org.apache.pekko.cluster.sharding.typed.GetShardRegionState;
+import org.apache.pekko.cluster.sharding.typed.javadsl.ClusterSharding;
+import org.apache.pekko.cluster.typed.Cluster;
+
+/** Several nodes over the test PostgreSQL in this JVM, sharing a clock and a payment simulator. */
+public final class TestCluster implements AutoCloseable {
+  private final Clock clock;
+  private final PaymentSimulator payments = TestNode.payments();
+  private final List<Node> nodes = new ArrayList<>();
+
+  public TestCluster(Clock clock) {
+    this.clock = clock;
+  }
+
+  /** A node on remoting port {@code port} that joins through the seed node on {@code seedPort}. */
+  public Node start(int port, int seedPort, String settings) throws Exception {
+    Node node = TestNode.postgres(clock, payments, ConfigFactory.parseString(
+        "pekko.remote.artery.canonical.port = " + port + "\n"
+            + "boxoffice.seed-nodes = \"127.0.0.1:" + seedPort + "\"\n"
+            + "pekko.cluster.split-brain-resolver.stable-after = 3s\n"
+            + settings));
+    nodes.add(node);
+    return node;
+  }
+
+  /** Three nodes, all up; the first is the seed. */
+  public List<Node> startThree(String settings) throws Exception {
+    int seed = freePort();
+    Node first = start(seed, seed, settings);
+    awaitUp(first, 1);
+    List<Node> three = List.of(first, start(freePort(), seed, settings), start(freePort(), seed, settings));
+    for (Node n : three) awaitUp(n, 3);
+    return three;
+  }
+
+  public static int freePort() throws Exception {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
+    }
+  }
+
+  public static void awaitUp(Node node, int members) throws InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    while (System.nanoTime() < deadline) {
+      long up = StreamSupport.stream(Cluster.get(node.system()).state().getMembers().spliterator(), false)
+          .filter(m -> m.status() == MemberStatus.up()).count();
+      if (up == members) return;
+      Thread.sleep(100);
+    }
+    throw new AssertionError("the cluster never had " + members + " members up");
+  }
+
+  /** Whether the event's inventory runs on this node. */
+  public static boolean hosts(Node node, String eventId) {
+    ShardRegion.CurrentShardRegionState state = AskPattern.<Object, ShardRegion.CurrentShardRegionState>ask(
+            ClusterSharding.get(node.system()).shardState().unsafeUpcast(),
+            r -> new GetShardRegionState(EventInventory.ENTITY_TYPE_KEY, r), Duration.ofSeconds(5), node.system().scheduler())
+        .toCompletableFuture().join();
+    return state.getShards().stream().anyMatch(s -> s.getEntityIds().contains(eventId));
+  }
+
+  /** Creates a generated venue and an event on it through the admin API; {@code extra} adds JSON fields. */
+  public static void createEvent(HttpFan admin, String venueId, int seats, String eventId, String extra) {
+    HttpFan.Reply venue = admin.admin("POST", "/admin/venues", "{\"venueId\":\"" + venueId + "\",\"name\":\"V\",\"generate\":"
+        + "{\"layout\":\"stadium\",\"seats\":" + seats + "}}");
+    if (venue.status() != 201 && venue.status() != 409) throw new AssertionError("venue: " + venue);
+    HttpFan.Reply event = admin.admin("POST", "/admin/events", "{\"eventId\":\"" + eventId + "\",\"venueId\":\"" + venueId
+        + "\",\"name\":\"S\"," + extra + "\"prices\":{\"floor\":100,\"lower\":50,\"upper\":20}}");
+    if (event.status() != 201) throw new AssertionError("event: " + event);
+  }
+
+  @Override
+  public void close() {
+    for (Node n : nodes) {
+      if (!n.system().whenTerminated().isCompleted()) n.stop();
+    }
+  }
+}
