@@ -309,7 +309,6 @@ public final class EventInventory
     long now = settings.clock().millis();
     long gap = now - a.aliveAt;
     if (gap > 2 * settings.heartbeat().toMillis() && a.book.hasLiveHolds(a.aliveAt)) {
-      context.getLog().info("holds live at {} get {} ms back after the event was unavailable", a.aliveAt, gap);
       context.getSelf().tell(new CompensateOutage(a.aliveAt, gap));
     }
   }
@@ -366,6 +365,8 @@ public final class EventInventory
     if (command instanceof Flush) return onFlush(state);
     if (command instanceof CompensateOutage c) {
       if (state.aliveAt > c.downSince()) return Effect().noReply();
+      // Logged here, not on recovery: the entity's MDC (eventId) is set for commands only.
+      context.getLog().info("holds live at {} get {} ms back after the event was unavailable", c.downSince(), c.forMillis());
       return Effect().persist(new HoldsExtended(c.downSince(), c.forMillis())).thenNoReply();
     }
     if (command instanceof Heartbeat) {
