@@ -319,15 +319,22 @@ class EventInventoryTest {
     assertEquals(second, probe.expectMessageClass(EventInventory.Holds.class).holdExpiresAt());
   }
 
+  /** A new event of holds without jitter, on the given settings (for their platform fault count). */
+  ActorRef<EventInventory.Command> createdWithFaults(String id, InventorySettings settings) {
+    ActorRef<EventInventory.Command> inv = testKit.spawn(EventInventory.create(id, settings));
+    TestProbe<EventInventory.Reply> probe = testKit.createTestProbe();
+    inv.tell(new EventInventory.Create(definition(id, 1000, 0), probe.getRef()));
+    probe.expectMessageClass(EventInventory.Created.class);
+    return inv;
+  }
+
   @Test
   void holdClocksStopWhileThePlatformAroundTheEventFails() {
     String id = newEventId();
     io.boxoffice.ops.FaultLedger faults = new io.boxoffice.ops.FaultLedger(2_000);
     var settings = TestConfigs.inventory(clock, 100, null, Duration.ofDays(1), faults);
-    ActorRef<EventInventory.Command> inv = testKit.spawn(EventInventory.create(id, settings));
+    ActorRef<EventInventory.Command> inv = createdWithFaults(id, settings);
     TestProbe<EventInventory.Reply> probe = testKit.createTestProbe();
-    inv.tell(new EventInventory.Create(definition(id, 1000, 0), probe.getRef()));
-    probe.expectMessageClass(EventInventory.Created.class);
     inv.tell(new EventInventory.HoldSeats("fan", List.of("F1-A-1", "F1-A-2"), probe.getRef()));
     long deadline = probe.expectMessageClass(EventInventory.Held.class).holdExpiresAt();
     inv.tell(new EventInventory.HoldSeats("early", List.of("F1-B-1"), probe.getRef()));
@@ -379,10 +386,8 @@ class EventInventoryTest {
     String id = newEventId();
     io.boxoffice.ops.FaultLedger faults = new io.boxoffice.ops.FaultLedger(0);
     var settings = TestConfigs.inventory(clock, 100, null, Duration.ofDays(1), faults);
-    ActorRef<EventInventory.Command> inv = testKit.spawn(EventInventory.create(id, settings));
+    ActorRef<EventInventory.Command> inv = createdWithFaults(id, settings);
     TestProbe<EventInventory.Reply> probe = testKit.createTestProbe();
-    inv.tell(new EventInventory.Create(definition(id, 1000, 0), probe.getRef()));
-    probe.expectMessageClass(EventInventory.Created.class);
     inv.tell(new EventInventory.HoldSeats("fan", List.of("F1-A-1"), probe.getRef()));
     long deadline = probe.expectMessageClass(EventInventory.Held.class).holdExpiresAt();
     faults.started("leaving node-2", clock.millis(), 0);

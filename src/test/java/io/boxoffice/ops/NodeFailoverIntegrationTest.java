@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.boxoffice.Node;
 import io.boxoffice.support.HttpFan;
-import io.boxoffice.support.ShiftedClock;
+import io.boxoffice.support.MutableClock;
 import io.boxoffice.support.TestCluster;
 import java.time.Duration;
 import java.time.Instant;
@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
  */
 class NodeFailoverIntegrationTest {
   /** Shared by the nodes; moved forward to bring a hold's deadline near. */
-  final ShiftedClock clock = new ShiftedClock();
+  final MutableClock clock = MutableClock.running();
   final TestCluster cluster = new TestCluster(clock);
 
   @AfterEach
@@ -47,9 +47,7 @@ class NodeFailoverIntegrationTest {
   void theEventGoesOnOnAnotherNodeWithEverySaleIntact() throws Exception {
     // A crash: the node goes without leaving the cluster or handing its shards over.
     String crash = "pekko.coordinated-shutdown.run-by-actor-system-terminate = off\n";
-    int p1 = TestCluster.freePort();
-    Node first = cluster.start(p1, p1, crash);
-    TestCluster.awaitUp(first, 1);
+    Node first = cluster.startFirst(crash);
     String id = UUID.randomUUID().toString().substring(0, 8);
     String eventId = "fo-" + id;
     HttpFan admin = new HttpFan(first.httpPort());
@@ -65,8 +63,8 @@ class NodeFailoverIntegrationTest {
       sold.add(new String[] {fan.cookie(), order.json().get("orderId").asText(), order.json().get("tickets").toString()});
     }
 
-    Node second = cluster.start(TestCluster.freePort(), p1, crash);
-    Node third = cluster.start(TestCluster.freePort(), p1, crash);
+    Node second = cluster.startNext(crash);
+    Node third = cluster.startNext(crash);
     for (Node n : List.of(first, second, third)) TestCluster.awaitUp(n, 3);
     Node host = List.of(first, second, third).stream().filter(n -> hosts(n, eventId)).findFirst().orElseThrow();
     List<Node> survivors = new ArrayList<>(List.of(first, second, third));
@@ -82,7 +80,7 @@ class NodeFailoverIntegrationTest {
     HttpFan.Reply held = holder.send("POST", "/api/events/" + quiet + "/cart/holds", "{\"best\":{\"quantity\":2}}");
     assertEquals(200, held.status(), held.body());
     Instant firstDeadline = Instant.parse(held.json().get("holdExpiresAt").asText());
-    clock.jump(Duration.ofMillis(firstDeadline.toEpochMilli() - clock.millis() - 6_000));
+    clock.advance(Duration.ofMillis(firstDeadline.toEpochMilli() - clock.millis() - 6_000));
 
     long killedAt = System.nanoTime();
     host.system().terminate();

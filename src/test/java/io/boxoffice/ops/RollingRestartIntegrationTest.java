@@ -112,9 +112,7 @@ class RollingRestartIntegrationTest {
     // Rebalancing looks every second here (10 s by default): the default strategy would move
     // some of the first node's shards to the newcomers within a round or two.
     String fast = "pekko.cluster.sharding.rebalance-interval = 1s\n";
-    int seed = TestCluster.freePort();
-    Node first = cluster.start(seed, seed, fast);
-    TestCluster.awaitUp(first, 1);
+    Node first = cluster.startFirst(fast);
     String id = UUID.randomUUID().toString().substring(0, 8);
     List<String> events = new ArrayList<>();
     for (int i = 0; i < 8; i++) {
@@ -122,8 +120,8 @@ class RollingRestartIntegrationTest {
       TestCluster.createEvent(new HttpFan(first.httpPort()), "rj-" + id, 200, eventId, "");
       events.add(eventId);
     }
-    Node second = cluster.start(TestCluster.freePort(), seed, fast);
-    Node third = cluster.start(TestCluster.freePort(), seed, fast);
+    Node second = cluster.startNext(fast);
+    Node third = cluster.startNext(fast);
     for (Node n : List.of(first, second, third)) TestCluster.awaitUp(n, 3);
     Thread.sleep(5_000);
     for (String eventId : events) {

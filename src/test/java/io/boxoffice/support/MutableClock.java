@@ -6,17 +6,32 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 
-/** A clock that tests move by hand, so deadlines are deterministic. */
+/**
+ * A clock that tests move by hand, so deadlines are deterministic: standing still from a start,
+ * or ({@link #running()}) real time plus what the test moved it by.
+ */
 public final class MutableClock extends Clock {
-  private final AtomicLong millis;
+  private final LongSupplier base;
+  private final AtomicLong shift = new AtomicLong();
 
   public MutableClock(Instant start) {
-    this.millis = new AtomicLong(start.toEpochMilli());
+    long startMillis = start.toEpochMilli();
+    this.base = () -> startMillis;
+  }
+
+  private MutableClock(LongSupplier base) {
+    this.base = base;
+  }
+
+  /** Real time, moved forward by {@link #advance}: time runs, and deadlines can be brought near. */
+  public static MutableClock running() {
+    return new MutableClock(System::currentTimeMillis);
   }
 
   public void advance(Duration d) {
-    millis.addAndGet(d.toMillis());
+    shift.addAndGet(d.toMillis());
   }
 
   @Override
@@ -31,11 +46,11 @@ public final class MutableClock extends Clock {
 
   @Override
   public Instant instant() {
-    return Instant.ofEpochMilli(millis.get());
+    return Instant.ofEpochMilli(millis());
   }
 
   @Override
   public long millis() {
-    return millis.get();
+    return base.getAsLong() + shift.get();
   }
 }

@@ -28,8 +28,24 @@ public final class TestCluster implements AutoCloseable {
     this.clock = clock;
   }
 
+  /** Remoting port of the first node, the seed of the others. */
+  private int seedPort;
+
+  /** The first node, alone and up; it is the seed node of those started after it. */
+  public Node startFirst(String settings) throws Exception {
+    seedPort = freePort();
+    Node first = start(seedPort, seedPort, settings);
+    awaitUp(first, 1);
+    return first;
+  }
+
+  /** One more node, joining through the first. */
+  public Node startNext(String settings) throws Exception {
+    return start(freePort(), seedPort, settings);
+  }
+
   /** A node on remoting port {@code port} that joins through the seed node on {@code seedPort}. */
-  public Node start(int port, int seedPort, String settings) throws Exception {
+  private Node start(int port, int seedPort, String settings) throws Exception {
     Node node = TestNode.postgres(clock, payments, ConfigFactory.parseString(
         "pekko.remote.artery.canonical.port = " + port + "\n"
             + "boxoffice.seed-nodes = \"127.0.0.1:" + seedPort + "\"\n"
@@ -41,10 +57,7 @@ public final class TestCluster implements AutoCloseable {
 
   /** Three nodes, all up; the first is the seed. */
   public List<Node> startThree(String settings) throws Exception {
-    int seed = freePort();
-    Node first = start(seed, seed, settings);
-    awaitUp(first, 1);
-    List<Node> three = List.of(first, start(freePort(), seed, settings), start(freePort(), seed, settings));
+    List<Node> three = List.of(startFirst(settings), startNext(settings), startNext(settings));
     for (Node n : three) awaitUp(n, 3);
     return three;
   }
