@@ -29,6 +29,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * {@code chaos/onsale-under-fire}: a hot event goes on sale on the local chaos cluster while a
@@ -45,6 +46,8 @@ public final class OnSaleUnderFire {
   static final class Settings {
     long loadSeconds = 600;
     long killEverySeconds = 30;
+    /** The load goes on past its planned end (by 2 minutes at most) until this many kills have been made and recovered from. */
+    int minKills = 0;
     long restartAfterSeconds = 5;
     long pauseEverySeconds = 0;
     long pauseSeconds = 4;
@@ -71,6 +74,7 @@ public final class OnSaleUnderFire {
             s.shortRun = true;
             s.loadSeconds = 60;
             s.killEverySeconds = 25;
+            s.minKills = 2;
             s.fans = 150;
             s.seats = 20_000;
             s.leadSeconds = 8;
@@ -78,6 +82,7 @@ public final class OnSaleUnderFire {
           case "--minutes" -> s.loadSeconds = Math.round(Double.parseDouble(args[++i]) * 60);
           case "--seconds" -> s.loadSeconds = Long.parseLong(args[++i]);
           case "--kill-every" -> s.killEverySeconds = Long.parseLong(args[++i]);
+          case "--min-kills" -> s.minKills = Integer.parseInt(args[++i]);
           case "--restart-after" -> s.restartAfterSeconds = Long.parseLong(args[++i]);
           case "--pause-every" -> s.pauseEverySeconds = Long.parseLong(args[++i]);
           case "--pause-seconds" -> s.pauseSeconds = Long.parseLong(args[++i]);
@@ -149,7 +154,9 @@ public final class OnSaleUnderFire {
         + (settings.pauseEverySeconds > 0 ? ", a pause every " + settings.pauseEverySeconds + " s" : "")
         + (settings.dbOutageEverySeconds > 0 ? ", a database outage every " + settings.dbOutageEverySeconds + " s" : ""));
     long saleStart = setUp();
-    long loadEnd = saleStart + settings.loadSeconds * 1000;
+    // The planned end; the chaos loop may move it later (--min-kills), never past lastPossibleEnd.
+    AtomicLong loadEnd = new AtomicLong(saleStart + settings.loadSeconds * 1000);
+    long lastPossibleEnd = loadEnd.get() + (settings.minKills > 0 ? MAX_EXTRA_LOAD_MILLIS : 0);
 
     ExecutorService fans = Executors.newFixedThreadPool(settings.fans, daemon("fan"));
     Fan.Behaviour behaviour = new Fan.Behaviour(settings.maxSeatsPerAccount, settings.abandonShare, settings.releaseShare,
@@ -157,17 +164,17 @@ public final class OnSaleUnderFire {
     List<Future<?>> slots = new ArrayList<>();
     for (int i = 0; i < settings.fans; i++) {
       slots.add(fans.submit(() -> {
-        while (System.currentTimeMillis() < loadEnd) {
+        while (System.currentTimeMillis() < loadEnd.get()) {
           Fan fan = new Fan(nextFan.getAndIncrement(), eventId, store, log, behaviour);
           try {
-            fan.shop(loadEnd);
+            fan.shop(loadEnd.get());
           } finally {
             if (fan.accountId() != null) fansByAccount.put(fan.accountId(), fan);
           }
         }
       }));
     }
-    Thread chaos = new Thread(() -> chaosLoop(saleStart, loadEnd), "chaos");
+    Thread chaos = new Thread(() -> chaosLoop(saleStart, loadEnd, lastPossibleEnd), "chaos");
     chaos.start();
     Thread progress = new Thread(() -> progress(saleStart, loadEnd), "progress");
     progress.setDaemon(true);
@@ -175,7 +182,7 @@ public final class OnSaleUnderFire {
 
     for (Future<?> slot : slots) {
       try {
-        slot.get(Math.max(1, loadEnd - System.currentTimeMillis()) + Fan.STEP_MILLIS + 30_000, TimeUnit.MILLISECONDS);
+        slot.get(Math.max(1, lastPossibleEnd - System.currentTimeMillis()) + Fan.STEP_MILLIS + 30_000, TimeUnit.MILLISECONDS);
       } catch (Exception e) {
         say("a fan did not finish: " + e);
       }
@@ -186,7 +193,7 @@ public final class OnSaleUnderFire {
     chaos.join();
     say("load over: " + log.sales().size() + " sales, " + log.holds().size() + " holds; bringing every node back");
     everyNodeBack();
-    return judge(saleStart, Math.min(loadEnd, loadDone));
+    return judge(saleStart, Math.min(loadEnd.get(), loadDone));
   }
 
   // ---- set-up ----------------------------------------------------------------------------
@@ -220,16 +227,23 @@ public final class OnSaleUnderFire {
 
   // ---- chaos ------------------------------------------------------------------------------
 
+  /** How much longer than planned the load may go on for the kills a run needs (--min-kills). */
+  private static final long MAX_EXTRA_LOAD_MILLIS = 180_000;
+
   /** Kills a random node every so often and restarts it; optionally pauses one or cuts the database. */
-  private void chaosLoop(long saleStart, long loadEnd) {
+  private void chaosLoop(long saleStart, AtomicLong loadEnd, long lastPossibleEnd) {
     long nextKill = saleStart + settings.killEverySeconds * 500;
     long nextPause = settings.pauseEverySeconds > 0 ? saleStart + settings.pauseEverySeconds * 1000 : Long.MAX_VALUE;
     long nextOutage = settings.dbOutageEverySeconds > 0 ? saleStart + settings.dbOutageEverySeconds * 1000 : Long.MAX_VALUE;
     // No new fault in the last stretch of the load: there would be no sales left to recover to.
-    long lastFault = loadEnd - Math.min(15_000, settings.loadSeconds * 250);
+    long quietEnd = Math.min(15_000, settings.loadSeconds * 250);
     if (settings.killEverySeconds <= 0) nextKill = Long.MAX_VALUE;
-    while (chaosOn.get() && System.currentTimeMillis() < lastFault) {
+    int kills = 0;
+    while (chaosOn.get() && System.currentTimeMillis() < loadEnd.get() - quietEnd) {
       long now = System.currentTimeMillis();
+      // Too few kills yet (a slow restart held the next one back): the load goes on a while longer,
+      // with room for a round of this loop (the probes of everyNodeServes take up to 9 s).
+      if (kills < settings.minKills) extendLoad(loadEnd, Math.max(nextKill, now) + quietEnd + 15_000, lastPossibleEnd);
       long next = Math.min(nextKill, Math.min(nextPause, nextOutage));
       if (next > now) {
         Storefront.sleep(Math.min(500, next - now));
@@ -237,6 +251,7 @@ public final class OnSaleUnderFire {
       }
       // Never break a second node while one is still away: the survivor would be a minority.
       if (!everyNodeServes()) {
+        restartDeadNodes();
         Storefront.sleep(500);
         continue;
       }
@@ -248,8 +263,15 @@ public final class OnSaleUnderFire {
         say("chaos: restart node " + node);
         long killedAt = System.currentTimeMillis() - settings.restartAfterSeconds * 1000;
         cluster.script("restart-node", Integer.toString(node), "--no-wait");
-        while (chaosOn.get() && System.currentTimeMillis() < loadEnd && !everyNodeServes()) Storefront.sleep(500);
-        wholeAgain.add("node " + node + ": " + (System.currentTimeMillis() < loadEnd
+        // A kill the run needs: the load lasts until the cluster is whole again and a while after.
+        boolean needed = ++kills <= settings.minKills;
+        while (chaosOn.get() && System.currentTimeMillis() < loadEnd.get() && !everyNodeServes()) {
+          if (needed) extendLoad(loadEnd, System.currentTimeMillis() + quietEnd + 15_000, lastPossibleEnd);
+          restartDeadNodes();
+          Storefront.sleep(500);
+        }
+        if (needed) extendLoad(loadEnd, System.currentTimeMillis() + quietEnd, lastPossibleEnd);
+        wholeAgain.add("node " + node + ": " + (System.currentTimeMillis() < loadEnd.get()
             ? Verdict.seconds(System.currentTimeMillis() - killedAt) : "not before the load ended"));
         nextKill = Math.max(nextKill + settings.killEverySeconds * 1000, System.currentTimeMillis() + 5000);
       } else if (next == nextPause) {
@@ -275,25 +297,40 @@ public final class OnSaleUnderFire {
     return true;
   }
 
-  /** After the load: restarts any node that is down (a downed node leaves and exits) and waits until all serve. */
+  /**
+   * Restarts every node whose process is gone: one that the split-brain resolver downed (a
+   * restarted node starved of CPU while it starts can miss its heartbeats) leaves and exits.
+   */
+  private void restartDeadNodes() {
+    for (int n = 1; n <= store.nodes(); n++) {
+      if (!cluster.running(n)) {
+        say("node " + n + " is down: restarting it");
+        cluster.script("restart-node", Integer.toString(n), "--no-wait");
+      }
+    }
+  }
+
+  /** After the load: restarts any node that is down and waits until all serve. */
   private void everyNodeBack() {
     long deadline = System.currentTimeMillis() + 180_000;
     while (System.currentTimeMillis() < deadline) {
-      for (int n = 1; n <= store.nodes(); n++) {
-        if (!cluster.running(n)) {
-          say("node " + n + " is down: restarting it");
-          cluster.script("restart-node", Integer.toString(n), "--no-wait");
-        }
-      }
+      restartDeadNodes();
       if (everyNodeServes()) return;
       Storefront.sleep(1000);
     }
     say("not every node serves again after 180 s: the checks go on with those that do");
   }
 
-  private void progress(long saleStart, long loadEnd) {
+  /** Moves the end of the load to {@code atLeast}, never past {@code lastPossibleEnd}. */
+  private void extendLoad(AtomicLong loadEnd, long atLeast, long lastPossibleEnd) {
+    long before = loadEnd.get();
+    long after = loadEnd.accumulateAndGet(Math.min(atLeast, lastPossibleEnd), Math::max);
+    if (after > before + 1000) say("load goes on until " + Instant.ofEpochMilli(after) + " for the kills the run needs");
+  }
+
+  private void progress(long saleStart, AtomicLong loadEnd) {
     int lastSales = 0;
-    while (System.currentTimeMillis() < loadEnd + 5_000) {
+    while (System.currentTimeMillis() < loadEnd.get() + 5_000) {
       Storefront.sleep(10_000);
       int sales = log.sales().size();
       say(String.format(Locale.ROOT, "t=%+ds sales %d (+%d), holds %d, fans started %d, admitted %d, checkouts unanswered %d",

@@ -26,7 +26,7 @@ class OnSaleUnderFireIT {
   void aShortOnSaleUnderFireSellsWithoutLosingOrDoublingAnything() throws Exception {
     try {
       assertEquals(0, run(4, "cluster", "up"), "chaos/cluster up");
-      assertEquals(0, run(6, "onsale-under-fire", "--short"), "chaos/onsale-under-fire --short exits 0 only on a clean verdict");
+      assertEquals(0, run(10, "onsale-under-fire", "--short"), "chaos/onsale-under-fire --short exits 0 only on a clean verdict");
       Properties verdict = new Properties();
       verdict.load(new StringReader(Files.readString(CHAOS.resolve("run/verdict.properties"))));
       for (String count : List.of("seats_sold_twice", "sales_confirmed_to_a_fan_but_missing_afterwards",
@@ -34,8 +34,9 @@ class OnSaleUnderFireIT {
         assertEquals("0", verdict.getProperty(count), count);
       }
       assertTrue(Long.parseLong(verdict.getProperty("sales")) > 0, "something was sold");
-      // The drill kills only while all three nodes serve, so a slow restart can postpone the
-      // second kill past the end of the one-minute load: at least one kill must have happened.
+      // The drill kills only while all three nodes serve, and --short goes on (3 minutes more at
+      // most) until its two kills; a restart starved of CPU on a small shared machine can still
+      // hold the second back past that: at least one kill must have happened.
       assertTrue(Long.parseLong(verdict.getProperty("kills")) >= 1, "a node was killed during the sale");
     } finally {
       run(2, "cluster", "down");
