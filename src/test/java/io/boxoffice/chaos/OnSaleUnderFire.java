@@ -302,10 +302,15 @@ public final class OnSaleUnderFire {
    * restarted node starved of CPU while it starts can miss its heartbeats) leaves and exits.
    */
   private void restartDeadNodes() {
+    boolean noneRunning = true;
+    for (int n = 1; n <= store.nodes(); n++) noneRunning &= !cluster.running(n);
     for (int n = 1; n <= store.nodes(); n++) {
       if (!cluster.running(n)) {
-        say("node " + n + " is down: restarting it");
-        cluster.script("restart-node", Integer.toString(n), "--no-wait");
+        // With every node gone there is no cluster to join: node 1 forms a new one.
+        boolean form = noneRunning && n == 1;
+        say("node " + n + " is down: restarting it" + (form ? " to form the cluster again (every node was down)" : ""));
+        if (form) cluster.script("restart-node", "1", "--no-wait", "--form-cluster");
+        else cluster.script("restart-node", Integer.toString(n), "--no-wait");
       }
     }
   }
