@@ -289,10 +289,8 @@ class EventInventoryTest {
   void holdsGetBackTheTimeTheEventWasDown() {
     String id = newEventId();
     var settings = TestConfigs.inventory(clock, 100, null, Duration.ofSeconds(5));
-    ActorRef<EventInventory.Command> inv = testKit.spawn(EventInventory.create(id, settings));
+    ActorRef<EventInventory.Command> inv = createdOn(id, settings);
     TestProbe<EventInventory.Reply> probe = testKit.createTestProbe();
-    inv.tell(new EventInventory.Create(definition(id, 1000), probe.getRef()));
-    probe.expectMessageClass(EventInventory.Created.class);
     inv.tell(new EventInventory.HoldSeats("fan", List.of("F1-A-1"), probe.getRef()));
     long deadline = probe.expectMessageClass(EventInventory.Held.class).holdExpiresAt();
 
@@ -319,8 +317,8 @@ class EventInventoryTest {
     assertEquals(second, probe.expectMessageClass(EventInventory.Holds.class).holdExpiresAt());
   }
 
-  /** A new event of holds without jitter, on the given settings (for their platform fault count). */
-  ActorRef<EventInventory.Command> createdWithFaults(String id, InventorySettings settings) {
+  /** A new event of holds without jitter, on the given settings (heartbeat, platform fault count). */
+  ActorRef<EventInventory.Command> createdOn(String id, InventorySettings settings) {
     ActorRef<EventInventory.Command> inv = testKit.spawn(EventInventory.create(id, settings));
     TestProbe<EventInventory.Reply> probe = testKit.createTestProbe();
     inv.tell(new EventInventory.Create(definition(id, 1000, 0), probe.getRef()));
@@ -333,7 +331,7 @@ class EventInventoryTest {
     String id = newEventId();
     io.boxoffice.ops.FaultLedger faults = new io.boxoffice.ops.FaultLedger(2_000);
     var settings = TestConfigs.inventory(clock, 100, null, Duration.ofDays(1), faults);
-    ActorRef<EventInventory.Command> inv = createdWithFaults(id, settings);
+    ActorRef<EventInventory.Command> inv = createdOn(id, settings);
     TestProbe<EventInventory.Reply> probe = testKit.createTestProbe();
     inv.tell(new EventInventory.HoldSeats("fan", List.of("F1-A-1", "F1-A-2"), probe.getRef()));
     long deadline = probe.expectMessageClass(EventInventory.Held.class).holdExpiresAt();
@@ -386,7 +384,7 @@ class EventInventoryTest {
     String id = newEventId();
     io.boxoffice.ops.FaultLedger faults = new io.boxoffice.ops.FaultLedger(0);
     var settings = TestConfigs.inventory(clock, 100, null, Duration.ofDays(1), faults);
-    ActorRef<EventInventory.Command> inv = createdWithFaults(id, settings);
+    ActorRef<EventInventory.Command> inv = createdOn(id, settings);
     TestProbe<EventInventory.Reply> probe = testKit.createTestProbe();
     inv.tell(new EventInventory.HoldSeats("fan", List.of("F1-A-1"), probe.getRef()));
     long deadline = probe.expectMessageClass(EventInventory.Held.class).holdExpiresAt();
