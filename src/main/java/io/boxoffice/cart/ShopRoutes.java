@@ -15,12 +15,18 @@ import io.boxoffice.inventory.EventDefinition;
 import io.boxoffice.inventory.EventInventory;
 import io.boxoffice.inventory.EventInventory.SeatPrice;
 import io.boxoffice.venue.VenueLayout;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 import org.apache.pekko.actor.typed.RecipientRef;
 import org.apache.pekko.actor.typed.Scheduler;
@@ -34,6 +40,7 @@ import org.apache.pekko.http.javadsl.model.headers.ETag;
 import org.apache.pekko.http.javadsl.model.headers.RawHeader;
 import org.apache.pekko.http.javadsl.server.AllDirectives;
 import org.apache.pekko.http.javadsl.server.Route;
+import org.apache.pekko.pattern.AskTimeoutException;
 
 /**
  * The admitted fan's shop under {@code /api/events/{eventId}}: seat map and availability from
@@ -57,11 +64,19 @@ public final class ShopRoutes extends AllDirectives {
   private final Function<String, RecipientRef<EventInventory.Command>> inventories;
   private final Function<String, RecipientRef<Cart.Command>> carts;
   private final Scheduler scheduler;
+  private final Duration checkoutDeadline;
   private final Metrics metrics;
 
+  /**
+   * @param checkoutDeadline how long a checkout may be asked again, with the fan's own
+   *     Idempotency-Key, while its cart does not answer (a cart or an inventory moving to
+   *     another node): the key makes each new ask join the same checkout.
+   */
   public ShopRoutes(Api api, BulkheadDirectives bulkheads, Identity identity, ShopAdmission admission, EventViews views,
                     Function<String, RecipientRef<EventInventory.Command>> inventories,
-                    Function<String, RecipientRef<Cart.Command>> carts, Scheduler scheduler, Metrics metrics) {
+                    Function<String, RecipientRef<Cart.Command>> carts, Scheduler scheduler, Duration checkoutDeadline,
+                    Metrics metrics) {
+    this.checkoutDeadline = checkoutDeadline;
     this.metrics = metrics;
     this.api = api;
     this.bulkheads = bulkheads;
@@ -154,12 +169,50 @@ public final class ShopRoutes extends AllDirectives {
         if (r.paymentToken() == null || r.paymentToken().isBlank() || r.paymentToken().length() > 200) {
           throw ApiError.badRequest("paymentToken is required");
         }
-        return askCart(eventId, account, ref -> new Cart.Checkout(key.get(), r.paymentToken(), ref), reply -> {
+        RecipientRef<Cart.Command> cart = carts.apply(Cart.entityId(eventId, account));
+        long deadline = System.nanoTime() + checkoutDeadline.toNanos();
+        return api.respond(checkoutUntil(cart, key.get(), r.paymentToken(), deadline).thenApply(reply -> {
+          if (reply instanceof Cart.Rejected rejected) {
+            return api.error(Refusals.toApiError(rejected.code(), rejected.message(), rejected.seatIds()));
+          }
           metrics.sales(eventId).increment();
           return orderView(reply);
-        });
+        }));
       });
     });
+  }
+
+  /**
+   * Asks the cart to check out, and asks again with the same key while it does not answer or
+   * answers {@code unavailable} (nothing started, or nothing charged) and the deadline allows.
+   * During a hand-over the cart that took the first ask may stop before it answers; the next
+   * ask reaches it on its new node, where the checkout, found by its key, goes on.
+   */
+  private CompletionStage<Cart.Reply> checkoutUntil(RecipientRef<Cart.Command> cart, String key, String paymentToken,
+                                                   long deadline) {
+    Duration attempt = Duration.ofNanos(Math.min(api.askTimeout().toNanos(), Math.max(0, deadline - System.nanoTime())));
+    return AskPattern.<Cart.Command, Cart.Reply>ask(cart, ref -> new Cart.Checkout(key, paymentToken, ref), attempt, scheduler)
+        .handle((reply, error) -> {
+          boolean timedOut = error != null && isTimeout(error);
+          boolean unavailable = reply instanceof Cart.Rejected rejected && rejected.code().equals("unavailable");
+          if ((timedOut || unavailable) && deadline - System.nanoTime() > MIN_CHECKOUT_ATTEMPT.toNanos()) {
+            // A timeout has waited already; an at-once "unavailable" waits a moment before the next ask.
+            Executor later = timedOut ? Runnable::run
+                : CompletableFuture.delayedExecutor(RETRY_PAUSE.toMillis(), TimeUnit.MILLISECONDS);
+            return CompletableFuture.supplyAsync(() -> null, later)
+                .thenCompose(ignored -> checkoutUntil(cart, key, paymentToken, deadline));
+          }
+          return error != null ? CompletableFuture.<Cart.Reply>failedFuture(error) : CompletableFuture.completedFuture(reply);
+        })
+        .thenCompose(stage -> stage);
+  }
+
+  private static final Duration MIN_CHECKOUT_ATTEMPT = Duration.ofMillis(500);
+  private static final Duration RETRY_PAUSE = Duration.ofMillis(250);
+
+  private static boolean isTimeout(Throwable error) {
+    Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+    return cause instanceof TimeoutException || cause instanceof AskTimeoutException;
   }
 
   private Route askInventory(String eventId,
@@ -169,17 +222,6 @@ public final class ShopRoutes extends AllDirectives {
         .<EventInventory.Command, EventInventory.Reply>ask(inventories.apply(eventId), message::apply, api.askTimeout(), scheduler)
         .thenApply(reply -> {
           if (reply instanceof EventInventory.Rejected r) return api.error(Refusals.toApiError(r.code(), r.message(), r.seatIds()));
-          return onReply.apply(reply);
-        });
-    return api.respond(response);
-  }
-
-  private Route askCart(String eventId, String account, Function<org.apache.pekko.actor.typed.ActorRef<Cart.Reply>, Cart.Command> message,
-                        Function<Cart.Reply, HttpResponse> onReply) {
-    CompletionStage<HttpResponse> response = AskPattern
-        .<Cart.Command, Cart.Reply>ask(carts.apply(Cart.entityId(eventId, account)), message::apply, api.askTimeout(), scheduler)
-        .thenApply(reply -> {
-          if (reply instanceof Cart.Rejected r) return api.error(Refusals.toApiError(r.code(), r.message(), r.seatIds()));
           return onReply.apply(reply);
         });
     return api.respond(response);

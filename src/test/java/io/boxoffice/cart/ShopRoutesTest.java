@@ -47,7 +47,8 @@ class ShopRoutesTest {
         Duration.ofMillis(500), Duration.ofSeconds(1));
     io.boxoffice.ops.Metrics metrics = new io.boxoffice.ops.Metrics();
     ShopRoutes routes = new ShopRoutes(api, new BulkheadDirectives(new Bulkhead(1000), api, metrics), new Identity(tokens, api),
-        ShopAdmission.everyone(), views, id -> inventory.getRef(), id -> carts.getRef(), testKit.system().scheduler(), metrics);
+        ShopAdmission.everyone(), views, id -> inventory.getRef(), id -> carts.getRef(), testKit.system().scheduler(),
+        Duration.ofSeconds(3), metrics);
     binding = Http.get(testKit.system()).newServerAt("127.0.0.1", 0).bind(api.seal(routes.routes()))
         .toCompletableFuture().get(10, TimeUnit.SECONDS);
   }
@@ -131,6 +132,36 @@ class ShopRoutesTest {
   }
 
   @Test
+  void aCheckoutWhoseCartDoesNotAnswerIsAskedAgainWithTheSameKeyWithinTheDeadline() {
+    CompletableFuture<HttpFan.Reply> reply = fan("acct7").sendAsync("POST", "/api/events/ev1/cart/checkout",
+        "{\"paymentToken\":\"tok_visa\"}", "Idempotency-Key", "again");
+    // The first ask goes unanswered (the cart was handed over), the second is told "unavailable".
+    assertEquals("again", carts.expectMessageClass(Cart.Checkout.class).idempotencyKey());
+    Cart.Checkout second = carts.expectMessageClass(Cart.Checkout.class, Duration.ofSeconds(2));
+    assertEquals("again", second.idempotencyKey());
+    second.replyTo().tell(new Cart.Rejected("unavailable", "the event did not answer in time", List.of()));
+    Cart.Checkout third = carts.expectMessageClass(Cart.Checkout.class, Duration.ofSeconds(2));
+    assertEquals("again", third.idempotencyKey());
+    third.replyTo().tell(new Cart.OrderView("ev1.acct7.1", "ev1", "paid", 5000, List.of()));
+    HttpFan.Reply r = reply.join();
+    assertEquals(200, r.status());
+    assertEquals("ev1.acct7.1", r.json().get("orderId").asText());
+  }
+
+  @Test
+  void aCheckoutGivesUpWithA503AtItsDeadline() {
+    CompletableFuture<HttpFan.Reply> reply = fan("acct8").sendAsync("POST", "/api/events/ev1/cart/checkout",
+        "{\"paymentToken\":\"tok_visa\"}", "Idempotency-Key", "never");
+    HttpFan.Reply r = reply.join();
+    assertEquals(503, r.status());
+    assertEquals("unavailable", r.error());
+    // 3 s of deadline in asks of 500 ms: asked about six times, never once more after the answer.
+    List<Cart.Command> asked = carts.receiveSeveralMessages(5, Duration.ofSeconds(1));
+    assertTrue(asked.stream().allMatch(c -> c instanceof Cart.Checkout k && k.idempotencyKey().equals("never")));
+    carts.expectNoMessage(Duration.ofMillis(600));
+  }
+
+  @Test
   void aFloodShedsReadsFirstThenHoldsAndLetsCheckoutsThroughWhileOtherEventsAreServed() throws Exception {
     TestProbe<EventInventory.Command> inv = testKit.createTestProbe();
     TestProbe<Cart.Command> cartProbe = testKit.createTestProbe();
@@ -138,7 +169,7 @@ class ShopRoutesTest {
     Bulkhead bulkhead = new Bulkhead(10);
     ShopRoutes small = new ShopRoutes(patient, new BulkheadDirectives(bulkhead, patient, new io.boxoffice.ops.Metrics()), new Identity(tokens, patient),
         ShopAdmission.everyone(), views, id -> inv.getRef(), id -> cartProbe.getRef(), testKit.system().scheduler(),
-        new io.boxoffice.ops.Metrics());
+        Duration.ofSeconds(30), new io.boxoffice.ops.Metrics());
     ServerBinding flooded = Http.get(testKit.system()).newServerAt("127.0.0.1", 0).bind(patient.seal(small.routes()))
         .toCompletableFuture().get(10, TimeUnit.SECONDS);
     try {
