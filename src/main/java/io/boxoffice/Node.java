@@ -227,7 +227,7 @@ public final class Node {
         refs.registries(), system.scheduler(), clock, tokenMaxAge);
     ShopRoutes shop = new ShopRoutes(api, bulkheads, identity,
         new QueueAdmission(api, fans, manifests, queueTokens, clock, tokenMaxAge), views, refs.inventories(), refs.carts(),
-        system.scheduler(), bo.getDuration("http.checkout-deadline"), metrics);
+        system.scheduler(), bo.getDuration("http.retry-deadline"), metrics);
     TicketRoutes tickets = new TicketRoutes(api, identity, barcodes, token(bo, "gate-token", "Gate"), refs.carts(), refs.wallets(),
         refs.inventories(), system.scheduler());
     AllDirectives d = new AllDirectives() {};

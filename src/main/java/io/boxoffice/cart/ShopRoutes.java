@@ -28,6 +28,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import org.apache.pekko.actor.typed.RecipientRef;
 import org.apache.pekko.actor.typed.Scheduler;
 import org.apache.pekko.actor.typed.javadsl.AskPattern;
@@ -64,19 +65,19 @@ public final class ShopRoutes extends AllDirectives {
   private final Function<String, RecipientRef<EventInventory.Command>> inventories;
   private final Function<String, RecipientRef<Cart.Command>> carts;
   private final Scheduler scheduler;
-  private final Duration checkoutDeadline;
+  private final Duration retryDeadline;
   private final Metrics metrics;
 
   /**
-   * @param checkoutDeadline how long a checkout may be asked again, with the fan's own
-   *     Idempotency-Key, while its cart does not answer (a cart or an inventory moving to
-   *     another node): the key makes each new ask join the same checkout.
+   * @param retryDeadline how long a hold or a checkout may be asked again while its entity
+   *     does not answer (an entity moving to another node): a request id (holds) or the fan's
+   *     Idempotency-Key (checkouts) makes each new ask find the first one's outcome.
    */
   public ShopRoutes(Api api, BulkheadDirectives bulkheads, Identity identity, ShopAdmission admission, EventViews views,
                     Function<String, RecipientRef<EventInventory.Command>> inventories,
-                    Function<String, RecipientRef<Cart.Command>> carts, Scheduler scheduler, Duration checkoutDeadline,
+                    Function<String, RecipientRef<Cart.Command>> carts, Scheduler scheduler, Duration retryDeadline,
                     Metrics metrics) {
-    this.checkoutDeadline = checkoutDeadline;
+    this.retryDeadline = retryDeadline;
     this.metrics = metrics;
     this.api = api;
     this.bulkheads = bulkheads;
@@ -141,8 +142,9 @@ public final class ShopRoutes extends AllDirectives {
         throw ApiError.badRequest("seat ids must be non-empty strings");
       }
       if (new HashSet<>(r.seats()).size() != r.seats().size()) throw ApiError.badRequest("a seat is named twice");
-      return askInventory(eventId, ref -> new EventInventory.HoldSeats(account, List.copyOf(r.seats()), pass, ref),
-          reply -> held(eventId, reply));
+      List<String> seats = List.copyOf(r.seats());
+      String requestId = newRequestId();
+      return holdUntil(eventId, ref -> new EventInventory.HoldSeats(account, seats, pass, requestId, ref));
     }
     BestRequest b = r.best();
     if (b.quantity() == null || b.quantity() < 1 || b.quantity() > EventDefinition.MAX_SEATS_PER_ACCOUNT) {
@@ -150,8 +152,28 @@ public final class ShopRoutes extends AllDirectives {
     }
     if (b.maxPriceCents() != null && b.maxPriceCents() < 0) throw ApiError.badRequest("best.maxPriceCents must not be negative");
     if (b.zone() != null && (b.zone().isEmpty() || b.zone().length() > 32)) throw ApiError.badRequest("best.zone must be 1-32 characters");
-    return askInventory(eventId, ref -> new EventInventory.HoldBest(account, b.quantity(), b.maxPriceCents(), b.zone(), pass, ref),
-        reply -> held(eventId, reply));
+    String requestId = newRequestId();
+    return holdUntil(eventId,
+        ref -> new EventInventory.HoldBest(account, b.quantity(), b.maxPriceCents(), b.zone(), pass, requestId, ref));
+  }
+
+  /**
+   * Asks the inventory for a hold, and asks again with the same request id while it does not
+   * answer and the deadline allows: sharding drops messages buffered for a shard that is being
+   * handed over, and the request id makes the inventory answer a repeated ask with the hold it
+   * already made instead of holding more.
+   */
+  private Route holdUntil(String eventId,
+                          Function<org.apache.pekko.actor.typed.ActorRef<EventInventory.Reply>, EventInventory.Command> message) {
+    RecipientRef<EventInventory.Command> inventory = inventories.apply(eventId);
+    CompletionStage<EventInventory.Reply> reply = askUntil(
+        timeout -> AskPattern.<EventInventory.Command, EventInventory.Reply>ask(inventory, message::apply, timeout, scheduler),
+        r -> false, System.nanoTime() + retryDeadline.toNanos());
+    return inventoryResponse(reply, r -> held(eventId, r));
+  }
+
+  private static String newRequestId() {
+    return java.util.UUID.randomUUID().toString();
   }
 
   private Route release(String eventId, String account, String seatId) {
@@ -170,7 +192,7 @@ public final class ShopRoutes extends AllDirectives {
           throw ApiError.badRequest("paymentToken is required");
         }
         RecipientRef<Cart.Command> cart = carts.apply(Cart.entityId(eventId, account));
-        long deadline = System.nanoTime() + checkoutDeadline.toNanos();
+        long deadline = System.nanoTime() + retryDeadline.toNanos();
         return api.respond(checkoutUntil(cart, key.get(), r.paymentToken(), deadline).thenApply(reply -> {
           if (reply instanceof Cart.Rejected rejected) {
             return api.error(Refusals.toApiError(rejected.code(), rejected.message(), rejected.seatIds()));
@@ -190,24 +212,33 @@ public final class ShopRoutes extends AllDirectives {
    */
   private CompletionStage<Cart.Reply> checkoutUntil(RecipientRef<Cart.Command> cart, String key, String paymentToken,
                                                    long deadline) {
+    return askUntil(
+        timeout -> AskPattern.<Cart.Command, Cart.Reply>ask(cart, ref -> new Cart.Checkout(key, paymentToken, ref), timeout, scheduler),
+        reply -> reply instanceof Cart.Rejected rejected && rejected.code().equals("unavailable"), deadline);
+  }
+
+  /**
+   * Runs an idempotent ask (each attempt under at most the ask timeout) again while it times out
+   * or its answer says to, until the deadline (an at-once answer waits a moment first). Only for
+   * asks that carry what makes a repeat harmless: an Idempotency-Key, a request id.
+   */
+  private <R> CompletionStage<R> askUntil(Function<Duration, CompletionStage<R>> ask, Predicate<R> askAgain, long deadline) {
     Duration attempt = Duration.ofNanos(Math.min(api.askTimeout().toNanos(), Math.max(0, deadline - System.nanoTime())));
-    return AskPattern.<Cart.Command, Cart.Reply>ask(cart, ref -> new Cart.Checkout(key, paymentToken, ref), attempt, scheduler)
+    return ask.apply(attempt)
         .handle((reply, error) -> {
           boolean timedOut = error != null && isTimeout(error);
-          boolean unavailable = reply instanceof Cart.Rejected rejected && rejected.code().equals("unavailable");
-          if ((timedOut || unavailable) && deadline - System.nanoTime() > MIN_CHECKOUT_ATTEMPT.toNanos()) {
-            // A timeout has waited already; an at-once "unavailable" waits a moment before the next ask.
+          boolean again = timedOut || (error == null && askAgain.test(reply));
+          if (again && deadline - System.nanoTime() > MIN_ATTEMPT.toNanos()) {
             Executor later = timedOut ? Runnable::run
                 : CompletableFuture.delayedExecutor(RETRY_PAUSE.toMillis(), TimeUnit.MILLISECONDS);
-            return CompletableFuture.supplyAsync(() -> null, later)
-                .thenCompose(ignored -> checkoutUntil(cart, key, paymentToken, deadline));
+            return CompletableFuture.supplyAsync(() -> null, later).thenCompose(ignored -> askUntil(ask, askAgain, deadline));
           }
-          return error != null ? CompletableFuture.<Cart.Reply>failedFuture(error) : CompletableFuture.completedFuture(reply);
+          return error != null ? CompletableFuture.<R>failedFuture(error) : CompletableFuture.completedFuture(reply);
         })
         .thenCompose(stage -> stage);
   }
 
-  private static final Duration MIN_CHECKOUT_ATTEMPT = Duration.ofMillis(500);
+  private static final Duration MIN_ATTEMPT = Duration.ofMillis(500);
   private static final Duration RETRY_PAUSE = Duration.ofMillis(250);
 
   private static boolean isTimeout(Throwable error) {
@@ -218,13 +249,17 @@ public final class ShopRoutes extends AllDirectives {
   private Route askInventory(String eventId,
                              Function<org.apache.pekko.actor.typed.ActorRef<EventInventory.Reply>, EventInventory.Command> message,
                              Function<EventInventory.Reply, HttpResponse> onReply) {
-    CompletionStage<HttpResponse> response = AskPattern
-        .<EventInventory.Command, EventInventory.Reply>ask(inventories.apply(eventId), message::apply, api.askTimeout(), scheduler)
-        .thenApply(reply -> {
-          if (reply instanceof EventInventory.Rejected r) return api.error(Refusals.toApiError(r.code(), r.message(), r.seatIds()));
-          return onReply.apply(reply);
-        });
-    return api.respond(response);
+    return inventoryResponse(AskPattern.<EventInventory.Command, EventInventory.Reply>ask(
+        inventories.apply(eventId), message::apply, api.askTimeout(), scheduler), onReply);
+  }
+
+  private Route inventoryResponse(CompletionStage<EventInventory.Reply> reply, Function<EventInventory.Reply, HttpResponse> onReply) {
+    return api.respond(reply.thenApply(r -> {
+      if (r instanceof EventInventory.Rejected rejected) {
+        return api.error(Refusals.toApiError(rejected.code(), rejected.message(), rejected.seatIds()));
+      }
+      return onReply.apply(r);
+    }));
   }
 
   private HttpResponse held(String eventId, EventInventory.Reply reply) {

@@ -12,8 +12,19 @@ import com.fasterxml.jackson.annotation.JsonTypeInfo;
   @JsonSubTypes.Type(value = Decision.Scanned.class, name = "scanned")
 })
 public sealed interface Decision {
-  /** The seats (indices in seat-map order) were held for the account until the deadline (epoch ms). */
-  record Held(String account, int[] seats, long until) implements Decision {}
+  /**
+   * The seats (indices in seat-map order) were held for the account until the deadline (epoch
+   * ms); {@code requestId}, when the edge gave one, lets a repeated ask find this hold again.
+   */
+  record Held(String account, int[] seats, long until, String requestId) implements Decision {
+    public Held(String account, int[] seats, long until) {
+      this(account, seats, until, null);
+    }
+
+    public Held withRequestId(String id) {
+      return new Held(account, seats, until, id);
+    }
+  }
 
   /** The account's holds on these seats were given back. */
   record Released(String account, int[] seats) implements Decision {}

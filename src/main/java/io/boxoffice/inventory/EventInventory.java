@@ -55,18 +55,34 @@ public final class EventInventory
    */
   public record QueuePass(String token, String prefix) implements CborSerializable {}
 
+  /** A hold: asked again with the same {@code requestId}, it answers the first ask's hold instead of holding more. */
+  public sealed interface Hold extends Command {
+    String account();
+    QueuePass pass();
+    String requestId();
+  }
+
   /** Holds exactly these seats for the account, all or nothing; replies {@link Held} or {@link Rejected}. */
-  public record HoldSeats(String account, List<String> seatIds, QueuePass pass, ActorRef<Reply> replyTo) implements Command {
+  public record HoldSeats(String account, List<String> seatIds, QueuePass pass, String requestId, ActorRef<Reply> replyTo)
+      implements Hold {
+    public HoldSeats(String account, List<String> seatIds, QueuePass pass, ActorRef<Reply> replyTo) {
+      this(account, seatIds, pass, null, replyTo);
+    }
+
     public HoldSeats(String account, List<String> seatIds, ActorRef<Reply> replyTo) {
-      this(account, seatIds, null, replyTo);
+      this(account, seatIds, null, null, replyTo);
     }
   }
 
   /** Holds the best adjacent seats in one row; replies {@link Held} or {@link Rejected}. */
-  public record HoldBest(String account, int quantity, Integer maxPriceCents, String zone, QueuePass pass, ActorRef<Reply> replyTo)
-      implements Command {
+  public record HoldBest(String account, int quantity, Integer maxPriceCents, String zone, QueuePass pass, String requestId,
+                         ActorRef<Reply> replyTo) implements Hold {
+    public HoldBest(String account, int quantity, Integer maxPriceCents, String zone, QueuePass pass, ActorRef<Reply> replyTo) {
+      this(account, quantity, maxPriceCents, zone, pass, null, replyTo);
+    }
+
     public HoldBest(String account, int quantity, Integer maxPriceCents, String zone, ActorRef<Reply> replyTo) {
-      this(account, quantity, maxPriceCents, zone, null, replyTo);
+      this(account, quantity, maxPriceCents, zone, null, null, replyTo);
     }
   }
 
@@ -179,19 +195,33 @@ public final class EventInventory
     boolean admissionRequired;
     /** When the inventory last wrote anything: a batch or a heartbeat (epoch ms). */
     long aliveAt;
+    final RecentHolds recentHolds;
 
-    Active(EventDefinition definition, SeatBook book, long batch, boolean admissionRequired, long aliveAt) {
+    Active(EventDefinition definition, SeatBook book, long batch, boolean admissionRequired, long aliveAt,
+           RecentHolds recentHolds) {
       this.definition = definition;
       this.book = book;
       this.batch = batch;
       this.admissionRequired = admissionRequired;
       this.aliveAt = aliveAt;
+      this.recentHolds = recentHolds;
+    }
+
+    void apply(Decision decision) {
+      book.apply(decision);
+      recentHolds.remember(decision);
     }
   }
 
-  /** The journal form of {@link Active}: immutable copies, taken on the entity's thread. */
+  /** Holds remembered by request id (see {@link RecentHolds}). */
+  static final int RECENT_HOLDS = 4096;
+
+  /**
+   * The journal form of {@link Active}: immutable copies, taken on the entity's thread.
+   * {@code recentHolds} is null in snapshots written before holds carried request ids.
+   */
   public record Snapshot(EventDefinition definition, long batch, SeatBook.Snapshot book, boolean admissionRequired,
-                         long aliveAt) implements CborSerializable {}
+                         long aliveAt, List<Decision.Held> recentHolds) implements CborSerializable {}
 
   // ---- wiring ----------------------------------------------------------------------------
 
@@ -277,9 +307,10 @@ public final class EventInventory
       @Override
       public Object toJournal(State state) {
         if (state instanceof Active a) {
-          return new Snapshot(a.definition, a.batch, a.book.toSnapshot(), a.admissionRequired, a.aliveAt);
+          return new Snapshot(a.definition, a.batch, a.book.toSnapshot(), a.admissionRequired, a.aliveAt,
+              a.recentHolds.toList());
         }
-        return new Snapshot(null, 0, null, false, 0);
+        return new Snapshot(null, 0, null, false, 0, null);
       }
 
       @Override
@@ -288,7 +319,8 @@ public final class EventInventory
         if (s.definition() == null) return new Empty();
         EventDefinition d = s.definition();
         SeatBook book = SeatBook.fromSnapshot(SeatMap.compile(d.venue()), d.prices(), d.maxSeatsPerAccount(), s.book());
-        return new Active(d, book, s.batch(), s.admissionRequired(), s.aliveAt());
+        return new Active(d, book, s.batch(), s.admissionRequired(), s.aliveAt(),
+            RecentHolds.of(RECENT_HOLDS, s.recentHolds()));
       }
     };
   }
@@ -323,7 +355,8 @@ public final class EventInventory
     return (state, event) -> {
       if (event instanceof EventCreated c) {
         EventDefinition d = c.definition();
-        return new Active(d, new SeatBook(SeatMap.compile(d.venue()), d.prices(), d.maxSeatsPerAccount()), 0, false, 0);
+        return new Active(d, new SeatBook(SeatMap.compile(d.venue()), d.prices(), d.maxSeatsPerAccount()), 0, false, 0,
+            new RecentHolds(RECENT_HOLDS));
       }
       Active a = (Active) state;
       if (event instanceof AdmissionRequired) {
@@ -345,7 +378,7 @@ public final class EventInventory
       if (b.batch() <= a.batch) return a;
       if (b.faultMillis() > 0) a.book.extendHolds(b.at() - b.faultMillis(), b.faultMillis());
       a.book.expireUpTo(b.at());
-      for (Decision d : b.decisions()) a.book.apply(d);
+      for (Decision d : b.decisions()) a.apply(d);
       a.batch = b.batch();
       return a;
     };
@@ -424,17 +457,9 @@ public final class EventInventory
    * event, account and network prefix, signed by a live key, admitted and inside its window.
    */
   private boolean admitted(Active state, Command command) {
-    QueuePass pass;
-    String account;
-    if (command instanceof HoldSeats h) {
-      pass = h.pass();
-      account = h.account();
-    } else if (command instanceof HoldBest h) {
-      pass = h.pass();
-      account = h.account();
-    } else {
-      return true;
-    }
+    if (!(command instanceof Hold hold)) return true;
+    QueuePass pass = hold.pass();
+    String account = hold.account();
     if (pass == null || settings.queueTokens() == null) return false;
     QueueToken.Verification v = settings.queueTokens().verify(pass.token(), state.definition.eventId(), account, pass.prefix());
     return v instanceof QueueToken.Valid valid
@@ -461,10 +486,21 @@ public final class EventInventory
     List<Decision> decisions = new ArrayList<>();
     List<Runnable> replies = new ArrayList<>(batch.size());
     for (Command command : batch) {
+      Decision.Held earlier = command instanceof Hold h ? state.recentHolds.find(h.account(), h.requestId()) : null;
+      if (earlier != null) {
+        Reply again = heldAgain(book, earlier, now);
+        ActorRef<Reply> replyTo = replyToOf(command);
+        replies.add(() -> replyTo.tell(again));
+        continue;
+      }
       SeatBook.Outcome outcome = decide(state, command, now);
       if (outcome instanceof SeatBook.Accepted accepted) {
-        book.apply(accepted.decision());
-        decisions.add(accepted.decision());
+        Decision decision = accepted.decision();
+        if (decision instanceof Decision.Held held && command instanceof Hold h && h.requestId() != null) {
+          decision = held.withRequestId(h.requestId());
+        }
+        state.apply(decision);
+        decisions.add(decision);
       }
       Reply reply = replyFor(state, command, outcome);
       ActorRef<Reply> replyTo = replyToOf(command);
@@ -494,6 +530,24 @@ public final class EventInventory
     if (command instanceof Confirm c) return book.confirm(c.account(), c.orderId(), c.seatIds(), now);
     Scan s = (Scan) command;
     return book.scan(s.seatId(), s.orderId(), now);
+  }
+
+  /**
+   * The answer to a hold asked again: the first ask's seats while the account still holds them
+   * all, with their deadlines as they stand now (fault time may have moved them).
+   */
+  private static Reply heldAgain(SeatBook book, Decision.Held earlier, long now) {
+    long until = Long.MAX_VALUE;
+    List<String> lost = new ArrayList<>();
+    for (int s : earlier.seats()) {
+      if (book.effectiveStatus(s, now) != SeatBook.HELD || !earlier.account().equals(book.ownerOf(s))) {
+        lost.add(book.map().seatId(s));
+      } else {
+        until = Math.min(until, book.holdUntil(s));
+      }
+    }
+    if (!lost.isEmpty()) return new Rejected("hold_expired", "the hold has expired", lost);
+    return new Held(seatPrices(book, earlier.seats()), until);
   }
 
   /** Deadline of a new hold: holdSeconds plus uniform jitter in [0, holdJitterSeconds]. */

@@ -1,6 +1,8 @@
 package io.boxoffice.cart;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.boxoffice.accounts.IdentityToken;
@@ -146,6 +148,23 @@ class ShopRoutesTest {
     HttpFan.Reply r = reply.join();
     assertEquals(200, r.status());
     assertEquals("ev1.acct7.1", r.json().get("orderId").asText());
+  }
+
+  @Test
+  void aHoldThatGoesUnansweredIsAskedAgainWithTheSameRequestId() {
+    CompletableFuture<HttpFan.Reply> reply = fan("acct9").sendAsync("POST", "/api/events/ev1/cart/holds", "{\"best\":{\"quantity\":2}}");
+    EventInventory.HoldBest first = inventory.expectMessageClass(EventInventory.HoldBest.class);
+    assertNotNull(first.requestId());
+    EventInventory.HoldBest second = inventory.expectMessageClass(EventInventory.HoldBest.class, Duration.ofSeconds(2));
+    assertEquals(first.requestId(), second.requestId());
+    second.replyTo().tell(new EventInventory.Held(List.of(new EventInventory.SeatPrice("A-1-1", 5000)), 1));
+    assertEquals(200, reply.join().status());
+    // Each new hold has its own request id.
+    CompletableFuture<HttpFan.Reply> next = fan("acct9").sendAsync("POST", "/api/events/ev1/cart/holds", "{\"seats\":[\"A-1-2\"]}");
+    EventInventory.HoldSeats other = inventory.expectMessageClass(EventInventory.HoldSeats.class);
+    assertNotEquals(first.requestId(), other.requestId());
+    other.replyTo().tell(new EventInventory.Rejected("seats_taken", "taken", List.of("A-1-2")));
+    assertEquals(409, next.join().status());
   }
 
   @Test

@@ -402,6 +402,38 @@ class EventInventoryTest {
   }
 
   @Test
+  void aHoldAskedAgainWithItsRequestIdIsAnsweredWithTheFirstHoldAlsoAfterARestartOrASnapshot() {
+    String id = newEventId();
+    // A snapshot after every batch: the second restart recovers the remembered request from it.
+    ActorRef<EventInventory.Command> inv = created(id, 1000, 1);
+    TestProbe<EventInventory.Reply> probe = testKit.createTestProbe();
+    inv.tell(new EventInventory.HoldBest("fan", 2, null, null, null, "r-1", probe.getRef()));
+    EventInventory.Held first = probe.expectMessageClass(EventInventory.Held.class);
+    inv.tell(new EventInventory.HoldBest("fan", 2, null, null, null, "r-1", probe.getRef()));
+    assertEquals(first, probe.expectMessageClass(EventInventory.Held.class));
+    // Another account cannot use someone else's request id to read or take that hold.
+    inv.tell(new EventInventory.HoldBest("thief", 2, null, null, null, "r-1", probe.getRef()));
+    assertNotEquals(first.seats(), probe.expectMessageClass(EventInventory.Held.class).seats());
+
+    for (int round = 0; round < 2; round++) {
+      testKit.stop(inv);
+      inv = spawn(id, 1);
+      inv.tell(new EventInventory.HoldBest("fan", 2, null, null, null, "r-1", probe.getRef()));
+      assertEquals(first, probe.expectMessageClass(EventInventory.Held.class));
+      inv.tell(new EventInventory.HoldSeats("other", List.of("F1-Z-9"), null, "r-2", probe.getRef()));
+      probe.expectMessageClass(EventInventory.Rejected.class);
+    }
+    inv.tell(new EventInventory.GetStats(probe.getRef()));
+    assertEquals(4, probe.expectMessageClass(EventInventory.Stats.class).held(), "the repeats held nothing more");
+
+    // Once the first hold is gone, the repeat says so rather than holding new seats.
+    inv.tell(new EventInventory.Release("fan", null, probe.getRef()));
+    probe.expectMessageClass(EventInventory.Released.class);
+    inv.tell(new EventInventory.HoldBest("fan", 2, null, null, null, "r-1", probe.getRef()));
+    assertEquals("hold_expired", probe.expectMessageClass(EventInventory.Rejected.class).code());
+  }
+
+  @Test
   void everyMessageSurvivesCborSerialization() {
     var serialization = org.apache.pekko.serialization.SerializationExtension.get(testKit.system());
     String id = newEventId();
@@ -417,7 +449,8 @@ class EventInventoryTest {
         new EventInventory.HoldBest("a", 2, null, null, new EventInventory.QueuePass("t", "p"), testKit.system().ignoreRef()),
         new EventInventory.BatchDecided(3, 42, List.of(new Decision.Held("a", new int[] {1, 2}, 99),
             new Decision.Released("a", new int[] {1}), new Decision.Sold("a", "o", new int[] {2}), new Decision.Scanned(2, 7)), 1_500),
-        new EventInventory.Snapshot(d, 3, book.toSnapshot(), true, 42))) {
+        new EventInventory.Snapshot(d, 3, book.toSnapshot(), true, 42,
+            List.of(new Decision.Held("a", new int[] {1, 2}, 99, "request-1"))))) {
       byte[] bytes = serialization.serialize(message).get();
       var serializer = serialization.findSerializerFor(message);
       String manifest = org.apache.pekko.serialization.Serializers.manifestFor(serializer, message);
