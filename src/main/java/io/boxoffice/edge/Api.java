@@ -100,7 +100,7 @@ public final class Api extends AllDirectives {
   public <T> Route body(Class<T> type, long limit, Function<T, Route> inner) {
     return extractRequestEntity(entity -> {
       if (entity.getContentLengthOption().isPresent() && entity.getContentLengthOption().getAsLong() > limit) {
-        return complete(error(413, "too_large", "the request body is over " + limit + " bytes"));
+        return tooLarge(entity, limit);
       }
       CompletionStage<T> parsed = entity.withSizeLimit(limit).toStrict(5_000, materializer).thenApply(strict -> {
         try {
@@ -123,6 +123,21 @@ public final class Api extends AllDirectives {
       });
     });
   }
+
+  /**
+   * 413 for a body declared over the limit. A body of moderate size is read and dropped first:
+   * a client still writing it would otherwise meet a closed connection (broken pipe) instead of
+   * the answer. A larger one is not read; the connection closes after the answer.
+   */
+  private Route tooLarge(org.apache.pekko.http.javadsl.model.RequestEntity entity, long limit) {
+    HttpResponse answer = error(413, "too_large", "the request body is over " + limit + " bytes");
+    if (entity.getContentLengthOption().getAsLong() > DRAIN_AT_MOST) return complete(answer);
+    CompletionStage<HttpResponse> drained = entity.discardBytes(materializer).completionStage().handle((done, e) -> answer);
+    return completeWithFuture(drained);
+  }
+
+  /** Bodies over the limit up to this size are read and dropped before the 413 (see {@link #tooLarge}). */
+  private static final long DRAIN_AT_MOST = 1 << 20;
 
   private static String firstLine(String message) {
     if (message == null) return "";
