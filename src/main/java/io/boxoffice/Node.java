@@ -46,6 +46,7 @@ import io.boxoffice.queue.TokenBuckets;
 import io.boxoffice.queue.WaitingRoom;
 import io.boxoffice.queue.WaitingRoomSettings;
 import io.boxoffice.ops.NodeConfig;
+import io.boxoffice.ops.NodeSecrets;
 import io.boxoffice.ops.Schema;
 import io.boxoffice.payment.PaymentGateway;
 import io.boxoffice.payment.JdbcLedger;
@@ -54,10 +55,8 @@ import io.boxoffice.tickets.Barcode;
 import io.boxoffice.tickets.TicketRoutes;
 import io.boxoffice.tickets.TicketWallet;
 import io.boxoffice.venue.Venue;
-import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Base64;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
@@ -126,7 +125,8 @@ public final class Node {
 
   /** Starts a node from already loaded configuration (see {@link NodeConfig#resolve}). */
   public static Node start(Config base, Options options) throws Exception {
-    Config config = NodeConfig.resolve(base);
+    // Keys first: a node that would sign with the wrong keys must not start at all.
+    Config config = NodeSecrets.resolve(NodeConfig.resolve(base));
     Schema.ensure(config);
     ActorSystem<Void> system = ActorSystem.create(Behaviors.empty(), "boxoffice", config);
     try {
@@ -282,24 +282,14 @@ public final class Node {
     return secret(bo, key, what, "secrets.");
   }
 
-  /** A configured base64 key, or "" (a random key) with a warning that what it signs dies with the node. */
+  /** A base64 key, configured or kept in the data dir ({@link NodeSecrets} has settled it before start). */
   private static String secret(Config bo, String key, String what, String section) {
-    String value = bo.getString(section + key);
-    if (value.isBlank()) {
-      log.warn("boxoffice.{}{} is not set: {} are signed with a random key and do not survive a restart", section, key, what);
-    }
-    return value;
+    return bo.getString(section + key);
   }
 
-  /** A configured bearer token, or one made up now and printed once (never a fixed default). */
+  /** A bearer token, configured or kept in the data dir ({@link NodeSecrets} has settled it before start). */
   private static String token(Config bo, String key, String who) {
-    String value = bo.getString("secrets." + key);
-    if (!value.isBlank()) return value;
-    byte[] b = new byte[24];
-    new SecureRandom().nextBytes(b);
-    String made = Base64.getUrlEncoder().withoutPadding().encodeToString(b);
-    System.out.println(who + " token (generated because BOXOFFICE_" + key.toUpperCase().replace('-', '_') + " is not set): " + made);
-    return made;
+    return bo.getString("secrets." + key);
   }
 
   public void stop() {
