@@ -25,6 +25,7 @@ import io.boxoffice.ops.FaultLedger;
 import io.boxoffice.ops.Hmac;
 import io.boxoffice.ops.HttpReadiness;
 import io.boxoffice.ops.Metrics;
+import io.boxoffice.ops.MetricsRoutes;
 import io.boxoffice.ops.RouteNames;
 import org.apache.pekko.management.cluster.bootstrap.ClusterBootstrap;
 import org.apache.pekko.management.javadsl.PekkoManagement;
@@ -140,6 +141,7 @@ public final class Node {
         cluster.manager().tell(Join.create(cluster.selfMember().address()));
       }
       Metrics metrics = new Metrics();
+      MetricsRoutes.publish(system.classicSystem(), metrics);
       Clock clock = options.clock();
       PaymentGateway payments = options.payments() != null ? options.payments() : simulator(system, config);
       Refs refs = Refs.of(ClusterSharding.get(system));
@@ -232,11 +234,8 @@ public final class Node {
         refs.inventories(), system.scheduler());
     AllDirectives d = new AllDirectives() {};
     // The queue's paths come before the shop's: the shop checks admission for every path under an event.
-    Route metricsRoute = d.path("metrics", () -> d.get(() -> d.complete(HttpResponse.create().withEntity(
-        org.apache.pekko.http.javadsl.model.ContentTypes.create(
-            org.apache.pekko.http.javadsl.model.MediaTypes.TEXT_PLAIN, org.apache.pekko.http.javadsl.model.HttpCharsets.UTF_8),
-        metrics.scrape()))));
-    Route tree = api.seal(d.concat(metricsRoute, accounts.routes(), admin.routes(), queue.routes(), shop.routes(), tickets.routes()));
+    // /metrics is on the management port only (MetricsRoutes): per-event sales are not for fans.
+    Route tree = api.seal(d.concat(accounts.routes(), admin.routes(), queue.routes(), shop.routes(), tickets.routes()));
     PageRoutes pages = new PageRoutes(identityTokens, ClientPrefix.fromConfig(config), manifests, queueTokens, clock, tokenMaxAge);
     org.apache.pekko.japi.function.Function<HttpRequest, CompletionStage<HttpResponse>> treeHandler = tree.handler(system);
     // The page the whole crowd repeats skips the routing tree; everything else goes through it.
