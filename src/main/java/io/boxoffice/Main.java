@@ -1,6 +1,7 @@
 package io.boxoffice;
 
 import com.typesafe.config.ConfigFactory;
+import io.boxoffice.ops.NodeSecrets;
 import java.time.Clock;
 
 /** {@code java -jar boxoffice.jar}: one node, every role, embedded database unless configured otherwise. */
@@ -16,6 +17,12 @@ public final class Main {
     if (System.getProperty(COMMON_POOL_PARALLELISM) == null) {
       System.setProperty(COMMON_POOL_PARALLELISM, Integer.toString(Math.max(4, Runtime.getRuntime().availableProcessors())));
     }
-    Node.start(ConfigFactory.load(), new Node.Options(Clock.systemUTC(), null));
+    try {
+      Node.start(ConfigFactory.load(), new Node.Options(Clock.systemUTC(), null));
+    } catch (NodeSecrets.Refused e) {
+      // A configuration mistake, not a crash: say what to set, without a stack trace.
+      System.err.println(e.getMessage());
+      System.exit(2);
+    }
   }
 }

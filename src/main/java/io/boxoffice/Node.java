@@ -25,6 +25,7 @@ import io.boxoffice.ops.FaultLedger;
 import io.boxoffice.ops.Hmac;
 import io.boxoffice.ops.HttpReadiness;
 import io.boxoffice.ops.Metrics;
+import io.boxoffice.ops.MetricsRoutes;
 import io.boxoffice.ops.RouteNames;
 import org.apache.pekko.management.cluster.bootstrap.ClusterBootstrap;
 import org.apache.pekko.management.javadsl.PekkoManagement;
@@ -46,6 +47,7 @@ import io.boxoffice.queue.TokenBuckets;
 import io.boxoffice.queue.WaitingRoom;
 import io.boxoffice.queue.WaitingRoomSettings;
 import io.boxoffice.ops.NodeConfig;
+import io.boxoffice.ops.NodeSecrets;
 import io.boxoffice.ops.Schema;
 import io.boxoffice.payment.PaymentGateway;
 import io.boxoffice.payment.JdbcLedger;
@@ -54,10 +56,8 @@ import io.boxoffice.tickets.Barcode;
 import io.boxoffice.tickets.TicketRoutes;
 import io.boxoffice.tickets.TicketWallet;
 import io.boxoffice.venue.Venue;
-import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Base64;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
@@ -126,7 +126,8 @@ public final class Node {
 
   /** Starts a node from already loaded configuration (see {@link NodeConfig#resolve}). */
   public static Node start(Config base, Options options) throws Exception {
-    Config config = NodeConfig.resolve(base);
+    // Keys first: a node that would sign with the wrong keys must not start at all.
+    Config config = NodeSecrets.resolve(NodeConfig.resolve(base));
     Schema.ensure(config);
     ActorSystem<Void> system = ActorSystem.create(Behaviors.empty(), "boxoffice", config);
     try {
@@ -140,6 +141,7 @@ public final class Node {
         cluster.manager().tell(Join.create(cluster.selfMember().address()));
       }
       Metrics metrics = new Metrics();
+      MetricsRoutes.publish(system.classicSystem(), metrics);
       Clock clock = options.clock();
       PaymentGateway payments = options.payments() != null ? options.payments() : simulator(system, config);
       Refs refs = Refs.of(ClusterSharding.get(system));
@@ -232,11 +234,8 @@ public final class Node {
         refs.inventories(), system.scheduler());
     AllDirectives d = new AllDirectives() {};
     // The queue's paths come before the shop's: the shop checks admission for every path under an event.
-    Route metricsRoute = d.path("metrics", () -> d.get(() -> d.complete(HttpResponse.create().withEntity(
-        org.apache.pekko.http.javadsl.model.ContentTypes.create(
-            org.apache.pekko.http.javadsl.model.MediaTypes.TEXT_PLAIN, org.apache.pekko.http.javadsl.model.HttpCharsets.UTF_8),
-        metrics.scrape()))));
-    Route tree = api.seal(d.concat(metricsRoute, accounts.routes(), admin.routes(), queue.routes(), shop.routes(), tickets.routes()));
+    // /metrics is on the management port only (MetricsRoutes): per-event sales are not for fans.
+    Route tree = api.seal(d.concat(accounts.routes(), admin.routes(), queue.routes(), shop.routes(), tickets.routes()));
     PageRoutes pages = new PageRoutes(identityTokens, ClientPrefix.fromConfig(config), manifests, queueTokens, clock, tokenMaxAge);
     org.apache.pekko.japi.function.Function<HttpRequest, CompletionStage<HttpResponse>> treeHandler = tree.handler(system);
     // The page the whole crowd repeats skips the routing tree; everything else goes through it.
@@ -282,24 +281,14 @@ public final class Node {
     return secret(bo, key, what, "secrets.");
   }
 
-  /** A configured base64 key, or "" (a random key) with a warning that what it signs dies with the node. */
+  /** A base64 key, configured or kept in the data dir ({@link NodeSecrets} has settled it before start). */
   private static String secret(Config bo, String key, String what, String section) {
-    String value = bo.getString(section + key);
-    if (value.isBlank()) {
-      log.warn("boxoffice.{}{} is not set: {} are signed with a random key and do not survive a restart", section, key, what);
-    }
-    return value;
+    return bo.getString(section + key);
   }
 
-  /** A configured bearer token, or one made up now and printed once (never a fixed default). */
+  /** A bearer token, configured or kept in the data dir ({@link NodeSecrets} has settled it before start). */
   private static String token(Config bo, String key, String who) {
-    String value = bo.getString("secrets." + key);
-    if (!value.isBlank()) return value;
-    byte[] b = new byte[24];
-    new SecureRandom().nextBytes(b);
-    String made = Base64.getUrlEncoder().withoutPadding().encodeToString(b);
-    System.out.println(who + " token (generated because BOXOFFICE_" + key.toUpperCase().replace('-', '_') + " is not set): " + made);
-    return made;
+    return bo.getString("secrets." + key);
   }
 
   public void stop() {

@@ -29,7 +29,13 @@ public final class Hmac {
       new SecureRandom().nextBytes(k);
       return new Hmac(k);
     }
-    return new Hmac(Base64.getDecoder().decode(base64.trim()));
+    return new Hmac(decode(base64));
+  }
+
+  /** Standard or URL-safe base64 (openssl's or a URL-safe generator's); IllegalArgumentException when neither. */
+  public static byte[] decode(String base64) {
+    String v = base64.trim();
+    return (v.indexOf('-') >= 0 || v.indexOf('_') >= 0 ? Base64.getUrlDecoder() : Base64.getDecoder()).decode(v);
   }
 
   private Mac newMac() {

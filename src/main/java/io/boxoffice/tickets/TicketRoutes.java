@@ -26,8 +26,11 @@ import org.apache.pekko.http.javadsl.server.Route;
 /** A fan's orders and tickets ({@code /api/orders/{id}}, {@code /api/me/tickets}) and the gates' {@code /gate/scan}. */
 public final class TicketRoutes extends AllDirectives {
 
-  /** {@code POST /gate/scan} body. */
-  public record ScanRequest(String barcode) {}
+  /** {@code POST /gate/scan} body: the barcode read, and the event this gate admits to (optional for old scanners). */
+  public record ScanRequest(String barcode, String eventId) {}
+
+  /** Longer than any barcode we issue (ids are at most 64 characters each); anything longer is not ours. */
+  static final int MAX_BARCODE_CHARS = 1024;
 
   private final Api api;
   private final Identity identity;
@@ -93,8 +96,16 @@ public final class TicketRoutes extends AllDirectives {
   }
 
   private Route scan(ScanRequest r) {
-    Barcode.TicketRef ticket = r.barcode() == null ? null : barcodes.verify(r.barcode());
+    if (r.eventId() != null && !VenueLayout.isValidEntityId(r.eventId())) {
+      return complete(api.error(400, "bad_request", "eventId must be 1-64 letters, digits, '_' or '-'"));
+    }
+    Barcode.TicketRef ticket = r.barcode() == null || r.barcode().length() > MAX_BARCODE_CHARS ? null : barcodes.verify(r.barcode());
     if (ticket == null) return complete(invalid());
+    // A gate admits to its own event only: another event's ticket is refused and stays unused.
+    if (r.eventId() != null && !r.eventId().equals(ticket.eventId())) {
+      return complete(api.json(409, Map.of("result", "wrong_event", "error", "wrong_event",
+          "message", "this ticket is for another event", "eventId", ticket.eventId())));
+    }
     CompletionStage<HttpResponse> response = AskPattern
         .<EventInventory.Command, EventInventory.Reply>ask(inventories.apply(ticket.eventId()),
             ref -> new EventInventory.Scan(ticket.seatId(), ticket.orderId(), ref), api.askTimeout(), scheduler)

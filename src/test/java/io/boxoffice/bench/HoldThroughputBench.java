@@ -235,8 +235,15 @@ public final class HoldThroughputBench {
     o.put("boxoffice.http.interface", "127.0.0.1");
     o.put("boxoffice.http.port", 0);
     o.put("pekko.remote.artery.canonical.port", 0);
-    o.put("boxoffice.secrets.admin-token", token + "-admin");
-    o.put("boxoffice.secrets.gate-token", token + "-gate");
+    // On PostgreSQL a node starts only with its keys configured, tokens of 32 characters or more.
+    byte[] random = new byte[32];
+    new java.security.SecureRandom().nextBytes(random);
+    String key = java.util.Base64.getEncoder().encodeToString(random);
+    o.put("boxoffice.secrets.admin-token", token + "-admin-" + key);
+    o.put("boxoffice.secrets.gate-token", token + "-gate-" + key);
+    for (String k : List.of("secrets.identity-key", "secrets.ticket-key", "queue.keys.active", "bots.presale-key", "bots.pow-key")) {
+      o.put("boxoffice." + k, key);
+    }
     o.put("pekko.loglevel", "WARNING");
     // Stopping the node must not end this JVM before the results are printed.
     o.put("pekko.coordinated-shutdown.exit-jvm", "off");

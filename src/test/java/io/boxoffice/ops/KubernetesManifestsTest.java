@@ -331,6 +331,7 @@ class KubernetesManifestsTest {
     CHECKS.put("every Service selects pods of a Deployment that declare its target ports", KubernetesManifestsTest::services);
     CHECKS.put("every probe's port is a declared container port", KubernetesManifestsTest::probePorts);
     CHECKS.put("probes use the management routes", KubernetesManifestsTest::probeRoutes);
+    CHECKS.put("Prometheus scrapes /metrics on the management port", KubernetesManifestsTest::metricsScrape);
     CHECKS.put("every PodDisruptionBudget selects a Deployment", KubernetesManifestsTest::disruptionBudgets);
     CHECKS.put("every variable the app reads is set in every Deployment", KubernetesManifestsTest::environmentCoverage);
     CHECKS.put("every BOXOFFICE_ variable set is one the app reads", KubernetesManifestsTest::noUnknownVariables);
@@ -464,6 +465,22 @@ class KubernetesManifestsTest {
                 + (get == null ? "no HTTP GET" : get.getPath() + " on " + show(get.getPort())));
           }
         });
+      }
+    }
+    return problems;
+  }
+
+  /** /metrics is served on the management port only (never to fans): the scrape annotations must point there. */
+  static List<String> metricsScrape(Manifests m) {
+    List<String> problems = new ArrayList<>();
+    for (Deployment d : m.all(Deployment.class)) {
+      Map<String, String> a = nz(d.getSpec().getTemplate().getMetadata().getAnnotations());
+      String management = pod(d).getContainers().stream().flatMap(c -> c.getPorts().stream())
+          .filter(p -> "management".equals(p.getName())).map(p -> String.valueOf(p.getContainerPort())).findFirst().orElse("none");
+      if (!"true".equals(a.get("prometheus.io/scrape")) || !"/metrics".equals(a.get("prometheus.io/path"))
+          || !management.equals(a.get("prometheus.io/port"))) {
+        problems.add(name(d) + ": prometheus.io/* must scrape /metrics on the management port " + management + ", is "
+            + a.get("prometheus.io/path") + " on " + a.get("prometheus.io/port"));
       }
     }
     return problems;
@@ -805,6 +822,8 @@ class KubernetesManifestsTest {
           m -> pod(m.deployment("boxoffice-inventory")).getContainers().get(0).getLivenessProbe().getHttpGet().setPort(new IntOrString(8559))),
       new Breakage("readiness on the liveness route", "probes use the management routes",
           m -> pod(m.deployment("boxoffice-edge")).getContainers().get(0).getReadinessProbe().getHttpGet().setPath("/alive")),
+      new Breakage("metrics scraped on the fans' port", "Prometheus scrapes /metrics on the management port",
+          m -> m.deployment("boxoffice-edge").getSpec().getTemplate().getMetadata().getAnnotations().put("prometheus.io/port", "8080")),
       new Breakage("a PodDisruptionBudget selecting nothing", "every PodDisruptionBudget selects a Deployment",
           m -> m.all(PodDisruptionBudget.class).get(0).getSpec().getSelector().getMatchLabels().put("role", "inventroy")),
       new Breakage("a Secret variable dropped from one Deployment", "every variable the app reads is set in every Deployment",

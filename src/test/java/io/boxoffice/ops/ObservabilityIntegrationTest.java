@@ -1,5 +1,6 @@
 package io.boxoffice.ops;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -16,7 +17,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** /metrics appears and moves with the sale; the management port answers readiness and liveness. */
+/** /metrics (on the management port) appears and moves with the sale; the management port answers readiness and liveness. */
 class ObservabilityIntegrationTest {
   static Node node;
 
@@ -48,7 +49,7 @@ class ObservabilityIntegrationTest {
     assertEquals(200, fan.send("POST", "/api/events/e-" + id + "/cart/checkout", "{\"paymentToken\":\"tok_visa\"}",
         "Idempotency-Key", "m").status());
 
-    HttpFan.Reply scrape = new HttpFan(node.httpPort()).send("GET", "/metrics", null);
+    HttpFan.Reply scrape = new HttpFan(node.managementPort()).send("GET", "/metrics", null);
     assertEquals(200, scrape.status());
     String text = scrape.body();
     assertEquals(2.0, value(text, "boxoffice_holds_total{event=\"e-" + id + "\"}"), "holds counted");
@@ -63,14 +64,14 @@ class ObservabilityIntegrationTest {
     HttpFan second = new HttpFan(node.httpPort());
     second.signUp("metrics2-" + id + "@example.com");
     assertEquals(200, second.send("POST", "/api/events/e-" + id + "/queue", "{}").status());
-    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-    String later = "";
-    while (System.nanoTime() < deadline) {
-      Thread.sleep(200);
-      later = new HttpFan(node.httpPort()).send("GET", "/metrics", null).body();
-      if (value(later, "boxoffice_lobby{event=\"e-" + id + "\"}") >= 1
-          && value(later, "boxoffice_seats_sold{event=\"e-" + id + "\"}") >= 2) break;
-    }
+    String[] scraped = {""};
+    await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(200)).until(() -> {
+      String later = new HttpFan(node.managementPort()).send("GET", "/metrics", null).body();
+      scraped[0] = later;
+      return value(later, "boxoffice_lobby{event=\"e-" + id + "\"}") >= 1
+          && value(later, "boxoffice_seats_sold{event=\"e-" + id + "\"}") >= 2;
+    });
+    String later = scraped[0];
     assertEquals(1.0, value(later, "boxoffice_lobby{event=\"e-" + id + "\"}"), "the lobby gauge moves");
     assertEquals(2.0, value(later, "boxoffice_seats_sold{event=\"e-" + id + "\"}"));
     assertEquals(1.0, value(later, "boxoffice_cluster_members_up"));

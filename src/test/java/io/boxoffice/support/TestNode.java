@@ -11,8 +11,8 @@ import java.util.Map;
 
 /** A whole boxoffice node for integration tests: PostgreSQL at 127.0.0.1:5432/test, HTTP on a free port. */
 public final class TestNode {
-  public static final String ADMIN_TOKEN = "test-admin-token";
-  public static final String GATE_TOKEN = "test-gate-token";
+  public static final String ADMIN_TOKEN = "test-admin-token-0123456789abcdefgh";
+  public static final String GATE_TOKEN = "test-gate-token-0123456789abcdefghi";
   public static final String PG_URL = System.getProperty("boxoffice.test.db-url", "jdbc:postgresql://127.0.0.1:5432/test");
   private static final String KEY = Base64.getEncoder().encodeToString("0123456789abcdef0123456789abcdef".getBytes());
 

@@ -1,0 +1,61 @@
+package io.boxoffice.hostile;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.boxoffice.support.HttpFan;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+
+/** Venues, events and bought tickets over HTTP, for the hostile tests; the admin token is given, not assumed. */
+final class Sales {
+  private final int port;
+  private final String adminToken;
+
+  Sales(int port, String adminToken) {
+    this.port = port;
+    this.adminToken = adminToken;
+  }
+
+  HttpFan.Reply admin(String method, String path, String body) {
+    return new HttpFan(port).send(method, path, body, "Authorization", "Bearer " + adminToken);
+  }
+
+  /** A 200-seat venue. */
+  String venue() {
+    String id = "v-" + UUID.randomUUID().toString().substring(0, 8);
+    HttpFan.Reply r = admin("POST", "/admin/venues", "{\"venueId\":\"" + id + "\",\"name\":\"Hall\",\"generate\":"
+        + "{\"layout\":\"stadium\",\"seats\":200}}");
+    if (r.status() != 201) throw new AssertionError("venue: " + r.status() + " " + r.body());
+    return id;
+  }
+
+  /** An event on open sale (every signed-in fan may shop). */
+  String openEvent(String venueId) {
+    String id = "e-" + UUID.randomUUID().toString().substring(0, 8);
+    HttpFan.Reply r = admin("POST", "/admin/events", "{\"eventId\":\"" + id + "\",\"venueId\":\"" + venueId
+        + "\",\"name\":\"Show\",\"prices\":{\"floor\":100,\"lower\":50,\"upper\":20}}");
+    if (r.status() != 201) throw new AssertionError("event: " + r.status() + " " + r.body());
+    // Events are created closed once the contract's /open exists (API.md); before it, they are open already.
+    HttpFan.Reply open = admin("POST", "/admin/events/" + id + "/open", null);
+    if (!Set.of(200, 404, 405).contains(open.status())) throw new AssertionError("open: " + open.status() + " " + open.body());
+    return id;
+  }
+
+  /** A fan, signed up and signed in. */
+  HttpFan fan() {
+    HttpFan fan = new HttpFan(port);
+    fan.signUp("hostile-" + UUID.randomUUID() + "@example.com");
+    return fan;
+  }
+
+  /** Two best-available seats bought by {@code fan}: their barcodes. */
+  static List<String> buyTwo(HttpFan fan, String eventId) {
+    HttpFan.Reply hold = fan.send("POST", "/api/events/" + eventId + "/cart/holds", "{\"best\":{\"quantity\":2}}");
+    if (hold.status() != 200) throw new AssertionError("hold: " + hold.status() + " " + hold.body());
+    HttpFan.Reply order = fan.send("POST", "/api/events/" + eventId + "/cart/checkout", "{\"paymentToken\":\"tok_visa\"}",
+        "Idempotency-Key", UUID.randomUUID().toString());
+    if (order.status() != 200) throw new AssertionError("checkout: " + order.status() + " " + order.body());
+    JsonNode tickets = order.json().get("tickets");
+    return List.of(tickets.get(0).get("barcode").asText(), tickets.get(1).get("barcode").asText());
+  }
+}
