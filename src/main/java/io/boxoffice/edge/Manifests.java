@@ -1,50 +1,36 @@
 package io.boxoffice.edge;
 
 import io.boxoffice.queue.WaitingRoom;
-import java.time.Clock;
 import java.time.Duration;
+import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Function;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.Props;
-import org.apache.pekko.actor.typed.RecipientRef;
-import org.apache.pekko.actor.typed.javadsl.AskPattern;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.pubsub.Topic;
 
 /**
- * This node's copy of every event's waiting-room manifest, kept in memory: the waiting rooms
- * publish one each tick on a cluster topic and this node listens, so the edge answers manifest
- * and admission questions without asking anyone. An event it has not heard of for a while is
- * asked once, and the answer is kept for the refresh interval, so a flood never reaches the
- * waiting room either way.
+ * This node's copy of every event's waiting-room manifest, kept in memory: the waiting room of
+ * every created event publishes one each tick on a cluster topic and this node listens. It is
+ * also this node's list of the events that exist: an event it has not heard of is unknown (404)
+ * and nobody is asked, so requests for made-up events start no entity and leave no trace.
  */
 public final class Manifests {
   public static final String TOPIC = "onsale-manifests";
 
-  private record Entry(WaitingRoom.Manifest manifest, long seenAt) {}
+  private final Map<String, WaitingRoom.Manifest> byEvent = new ConcurrentHashMap<>();
+  private final Map<String, CompletableFuture<WaitingRoom.Manifest>> awaited = new ConcurrentHashMap<>();
+  private final Consumer<String> onNewEvent;
 
-  private final Map<String, Entry> byEvent = new ConcurrentHashMap<>();
-  private final Map<String, CompletableFuture<WaitingRoom.Manifest>> asking = new ConcurrentHashMap<>();
-  private final Function<String, RecipientRef<WaitingRoom.Command>> rooms;
-  private final ActorSystem<?> system;
-  private final Clock clock;
-  private final Duration refresh;
-  private final Duration askTimeout;
-
-  public Manifests(ActorSystem<?> system, ActorRef<Topic.Command<WaitingRoom.Manifest>> topic,
-                   Function<String, RecipientRef<WaitingRoom.Command>> rooms, Clock clock, Duration refresh, Duration askTimeout,
-                   java.util.function.Consumer<String> onNewEvent) {
-    this.system = system;
+  public Manifests(ActorSystem<?> system, ActorRef<Topic.Command<WaitingRoom.Manifest>> topic, Consumer<String> onNewEvent) {
     this.onNewEvent = onNewEvent;
-    this.rooms = rooms;
-    this.clock = clock;
-    this.refresh = refresh;
-    this.askTimeout = askTimeout;
     ActorRef<WaitingRoom.Manifest> listener = system.systemActorOf(
         Behaviors.receiveMessage(m -> {
           remember(m);
@@ -53,40 +39,44 @@ public final class Manifests {
     topic.tell(Topic.subscribe(listener));
   }
 
-  private final java.util.function.Consumer<String> onNewEvent;
-
-  private void remember(WaitingRoom.Manifest m) {
-    if (!byEvent.containsKey(m.eventId())) onNewEvent.accept(m.eventId());
-    byEvent.merge(m.eventId(), new Entry(m, clock.millis()),
-        (old, next) -> next.manifest().updatedAt() >= old.manifest().updatedAt() ? next : old);
+  /** Remembers a manifest heard from the topic (only created events publish one). */
+  public void remember(WaitingRoom.Manifest m) {
+    if (m.state().equals("unknown")) return;
+    WaitingRoom.Manifest before = byEvent.putIfAbsent(m.eventId(), m);
+    if (before == null) onNewEvent.accept(m.eventId());
+    else byEvent.merge(m.eventId(), m, (old, next) -> next.updatedAt() >= old.updatedAt() ? next : old);
+    CompletableFuture<WaitingRoom.Manifest> waiter = awaited.remove(m.eventId());
+    if (waiter != null) waiter.complete(byEvent.get(m.eventId()));
   }
 
-  /** The last manifest of the event this node heard, however old, or null. */
+  /** The last manifest of the event this node heard, however old, or null for an event it does not know. */
   public WaitingRoom.Manifest known(String eventId) {
-    Entry e = byEvent.get(eventId);
-    return e == null ? null : e.manifest();
+    return byEvent.get(eventId);
   }
 
-  /** The event's manifest if this node heard it recently; nothing is asked. */
-  public WaitingRoom.Manifest cached(String eventId) {
-    Entry e = byEvent.get(eventId);
-    return e != null && clock.millis() - e.seenAt() < refresh.toMillis() ? e.manifest() : null;
-  }
-
-  /** The event's manifest as this node knows it, asking its waiting room only when nothing recent is known. */
+  /** The event's manifest, or a 404 {@link ApiError} for an event this node has not heard of. */
   public CompletionStage<WaitingRoom.Manifest> current(String eventId) {
-    Entry e = byEvent.get(eventId);
-    if (e != null && clock.millis() - e.seenAt() < refresh.toMillis()) return CompletableFuture.completedFuture(e.manifest());
-    CompletableFuture<WaitingRoom.Manifest> f = asking.computeIfAbsent(eventId, id -> AskPattern
-        .<WaitingRoom.Command, WaitingRoom.Reply>ask(rooms.apply(id), WaitingRoom.GetManifest::new, askTimeout, system.scheduler())
-        .thenApply(reply -> {
-          WaitingRoom.Manifest m = (WaitingRoom.Manifest) reply;
-          remember(m);
-          return m;
-        })
-        .toCompletableFuture());
-    f.whenComplete((m, error) -> asking.remove(eventId, f));
-    // With a stale copy at hand, a slow waiting room does not hold anyone up.
-    return e != null ? CompletableFuture.completedFuture(e.manifest()) : f;
+    WaitingRoom.Manifest m = byEvent.get(eventId);
+    return m != null ? CompletableFuture.completedFuture(m) : CompletableFuture.failedFuture(notFound());
+  }
+
+  /** Every event this node knows. */
+  public Collection<WaitingRoom.Manifest> all() {
+    return List.copyOf(byEvent.values());
+  }
+
+  /** Completes when this node has heard a manifest of the event at least as new as {@code since} (epoch ms), or fails after {@code timeout}. */
+  public CompletionStage<WaitingRoom.Manifest> awaitHeard(String eventId, long since, Duration timeout) {
+    WaitingRoom.Manifest m = byEvent.get(eventId);
+    if (m != null && m.updatedAt() >= since) return CompletableFuture.completedFuture(m);
+    CompletableFuture<WaitingRoom.Manifest> f = awaited.computeIfAbsent(eventId, id -> new CompletableFuture<>());
+    m = byEvent.get(eventId);
+    if (m != null && m.updatedAt() >= since) return CompletableFuture.completedFuture(m);
+    return f.thenCompose(heard -> heard.updatedAt() >= since ? CompletableFuture.completedFuture(heard) : awaitHeard(eventId, since, timeout))
+        .orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  public static ApiError notFound() {
+    return new ApiError(404, "not_found", "no such event");
   }
 }
