@@ -206,9 +206,14 @@ public final class AdminRoutes extends AllDirectives {
     return complete(api.json(200, new EventList(events)));
   }
 
-  /** The manifest once this node's edge has heard it (or as the room replied, if the topic is slow). */
+  /**
+   * The room's manifest, once this node's edge has heard the change (so the manager's next
+   * request through this node sees it), or anyway if the topic is slow.
+   */
   private CompletionStage<WaitingRoom.Manifest> heard(WaitingRoom.Manifest m) {
-    return manifests.awaitHeard(m.eventId(), m.updatedAt(), api.askTimeout()).exceptionally(e -> m);
+    return manifests.awaitHeard(m.eventId(), known -> known.state().equals(m.state()) && known.open() == m.open()
+            && known.startsAt() == m.startsAt(), api.askTimeout())
+        .handle((known, error) -> m);
   }
 
   private Route stats(String eventId) {

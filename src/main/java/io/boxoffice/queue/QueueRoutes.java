@@ -94,7 +94,7 @@ public final class QueueRoutes extends AllDirectives {
   private Route fan(String eventId, java.util.function.BiFunction<String, String, Route> inner) {
     if (!VenueLayout.isValidEntityId(eventId)) return complete(api.error(Manifests.notFound()));
     return identity.account(account -> fans.prefix(prefix -> fans.limited(account, prefix, () -> manifests.known(eventId) == null
-        ? complete(api.error(Manifests.notFound()))
+        ? complete(api.error(manifests.unknown()))
         : inner.apply(account, prefix))));
   }
 

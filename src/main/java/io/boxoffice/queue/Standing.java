@@ -4,8 +4,8 @@ import java.util.Arrays;
 
 /**
  * Where one fan stands in an event's line, worked out at the edge from the fan's token and the
- * event's manifest without asking anyone. A token's place is a later place (positive), or a
- * lobby join index (negative) that the lottery maps to a place once the salt exists. A place
+ * event's manifest without asking anyone. A token's place is a later place, or a lobby join
+ * index (marked by {@link #LOBBY_INDEX}) that the lottery maps to a place once the salt exists. A place
  * the line has reached is admitted from the moment the line reached it (the manifest's
  * admission log), however late its token shows up: the token is then re-issued with that
  * admission time, and once the window from it is over the place never shops again.
@@ -22,19 +22,22 @@ public record Standing(String state, long position, QueueToken.Claims claims, bo
     return m.state().equals("closed");
   }
 
+  /** Marks a token place that is a lobby join index (tokens carry no negative numbers; later places never get near it). */
+  static final long LOBBY_INDEX = 1L << 62;
+
   /** The token place of a lobby account with join index {@code lobbyIndex}. */
   public static long lobbyToken(long lobbyIndex) {
-    return -lobbyIndex;
+    return LOBBY_INDEX | lobbyIndex;
   }
 
   public static Standing of(QueueToken.Claims claims, WaitingRoom.Manifest m, QueueToken tokens, long nowMillis) {
     long nowSec = Math.floorDiv(nowMillis, 1000);
     QueueToken.Claims c = claims;
     boolean reissue = false;
-    if (c.place() <= 0) {
+    if (c.place() <= 0 || c.place() >= LOBBY_INDEX) {
       // A lobby token (or, with place 0, one from before join indices: its account joins again).
       if (m.salt() == null || c.place() == 0) return new Standing(nowMillis < m.lobbyOpensAt() ? "scheduled" : "lobby", 0, c, false);
-      long index = -c.place();
+      long index = c.place() & ~LOBBY_INDEX;
       if (index > m.cohortSize()) return new Standing("lobby", 0, c, false);
       c = new QueueToken.Claims(c.eventId(), c.accountId(), Lottery.place(index, m.salt(), m.cohortSize()), c.prefix(),
           c.issuedAt(), 0);
