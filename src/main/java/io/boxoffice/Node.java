@@ -164,7 +164,7 @@ public final class Node {
       WaitingRoom.init(system, new WaitingRoomSettings(clock, bo.getDuration("queue.tick"), bo.getDuration("queue.admission-window"),
           refs.inventories(), m -> manifestTopic.tell(Topic.publish(m)), askTimeout));
       OnSaleKeeper.init(system, bo.getDuration("queue.keeper-interval"));
-      QueuePlace.init(system);
+      QueuePlace.init(system, refs.rooms(), askTimeout);
       PresaleRegistry.init(system);
       TicketWallet.init(system);
       Account.init(system);
@@ -211,10 +211,9 @@ public final class Node {
     PresaleCodes presale = new PresaleCodes(Hmac.fromBase64OrRandom(secret(bo, "bots.presale-key", "presale codes", "")));
     ProofOfWork pow = new ProofOfWork(Hmac.fromBase64OrRandom(secret(bo, "bots.pow-key", "proof-of-work challenges", "")), clock,
         bots.powChallengeTtl(), bots.powUsedMax());
-    // Staleness of what this node heard is a matter of real time, whatever clock the sale runs on.
+    // The events this node knows are those whose manifests it heard: metrics are kept for those alone.
     Manifests[] manifestsHolder = new Manifests[1];
-    Manifests manifests = new Manifests(system, manifestTopic, refs.rooms(), Clock.systemUTC(), Duration.ofSeconds(5), askTimeout,
-        eventId -> metrics.watch(eventId, manifestsHolder[0]));
+    Manifests manifests = new Manifests(system, manifestTopic, eventId -> metrics.watch(eventId, manifestsHolder[0]));
     manifestsHolder[0] = manifests;
     EdgeLine line = new EdgeLine(refs.rooms(), system.scheduler(), askTimeout);
     system.scheduler().scheduleWithFixedDelay(Duration.ofSeconds(1), Duration.ofSeconds(1), line::report, system.executionContext());
@@ -223,7 +222,7 @@ public final class Node {
     AccountRoutes accounts = new AccountRoutes(system, api, identityTokens,
         new PasswordHasher(bo.getInt("accounts.pbkdf2-iterations")), blocking);
     AdminRoutes admin = new AdminRoutes(system, api, token(bo, "admin-token", "Admin"), bo.getBytes("http.max-admin-body-bytes"),
-        presale, refs.registries(), payments instanceof PaymentSimulator sim ? sim : null);
+        presale, refs.registries(), payments instanceof PaymentSimulator sim ? sim : null, manifests);
     BulkheadDirectives bulkheads = new BulkheadDirectives(bulkhead, api, metrics);
     QueueRoutes queue = new QueueRoutes(api, bulkheads, identity, fans, manifests, queueTokens, line, pow, presale, refs.places(),
         refs.registries(), system.scheduler(), clock, tokenMaxAge);

@@ -24,6 +24,7 @@ class NodeOnH2Test {
           "{\"venueId\":\"arena\",\"name\":\"Arena\",\"generate\":{\"layout\":\"stadium\",\"seats\":70000}}").status());
       assertEquals(201, admin.admin("POST", "/admin/events",
           "{\"eventId\":\"show\",\"venueId\":\"arena\",\"name\":\"Show\",\"prices\":{\"floor\":100,\"lower\":50,\"upper\":10}}").status());
+      io.boxoffice.support.TestCluster.open(admin, "show");
       HttpFan fan = new HttpFan(node.httpPort());
       fan.signUp("h2@example.com");
       cookie = fan.cookie();

@@ -44,6 +44,8 @@ class OnSaleIntegrationTest {
     String event = "{\"eventId\":\"" + eventId + "\",\"venueId\":\"v-" + id + "\",\"name\":\"Show\","
         + "\"prices\":{\"floor\":5000},\"holdSeconds\":480,\"holdJitterSeconds\":90,\"maxSeatsPerAccount\":4}";
     assertEquals(201, admin.admin("POST", "/admin/events", event).status());
+    // Events are created closed; these tests shop an open sale.
+    io.boxoffice.support.TestCluster.open(admin, eventId);
   }
 
   @AfterEach
@@ -115,6 +117,9 @@ class OnSaleIntegrationTest {
     node.stop();
     node = TestNode.postgres(clock, payments);
     HttpFan same = new HttpFan(node.httpPort()).withCookie(fan.cookie());
+    // A restarted node knows the event once its waiting room is heard again.
+    org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(20))
+        .until(() -> same.send("GET", path("/queue/manifest"), null).status() == 200);
     HttpFan.Reply again = same.send("GET", "/api/orders/" + orderId, null);
     assertEquals(200, again.status(), again.body());
     assertEquals(order.json().get("tickets"), again.json().get("tickets"));

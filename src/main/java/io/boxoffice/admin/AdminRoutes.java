@@ -4,6 +4,7 @@ import static org.apache.pekko.http.javadsl.server.PathMatchers.segment;
 
 import io.boxoffice.edge.Api;
 import io.boxoffice.edge.ApiError;
+import io.boxoffice.edge.Manifests;
 import io.boxoffice.inventory.EventDefinition;
 import io.boxoffice.inventory.EventInventory;
 import io.boxoffice.payment.PaymentSimulator;
@@ -54,9 +55,16 @@ public final class AdminRoutes extends AllDirectives {
   /** {@code PATCH /admin/events/{id}/onsale}. */
   public record RatesRequest(Integer admissionPerMinute, Integer maxActiveShoppers) {}
 
-  /** {@code POST /admin/events}. */
+  /** {@code POST /admin/events}: without {@code onsale} the event is created closed. */
   public record EventRequest(String eventId, String venueId, String name, Map<String, Integer> prices,
-                             Integer holdSeconds, Integer holdJitterSeconds, Integer maxSeatsPerAccount) {}
+                             Integer holdSeconds, Integer holdJitterSeconds, Integer maxSeatsPerAccount, String startsAt,
+                             OnSaleRequest onsale) {}
+
+  /** One row of {@code GET /admin/events}. */
+  public record EventSummary(String eventId, String name, String venueId, String state) {}
+
+  /** {@code GET /admin/events}. */
+  public record EventList(List<EventSummary> events) {}
 
   private final ActorSystem<?> system;
   private final Api api;
@@ -65,10 +73,13 @@ public final class AdminRoutes extends AllDirectives {
   private final PresaleCodes presale;
   private final Function<String, RecipientRef<PresaleRegistry.Command>> registries;
   private final PaymentSimulator simulator;
+  private final Manifests manifests;
 
   public AdminRoutes(ActorSystem<?> system, Api api, String adminToken, long maxVenueBytes, PresaleCodes presale,
-                     Function<String, RecipientRef<PresaleRegistry.Command>> registries, PaymentSimulator simulator) {
+                     Function<String, RecipientRef<PresaleRegistry.Command>> registries, PaymentSimulator simulator,
+                     Manifests manifests) {
     this.simulator = simulator;
+    this.manifests = manifests;
     this.presale = presale;
     this.registries = registries;
     this.system = system;
@@ -80,7 +91,10 @@ public final class AdminRoutes extends AllDirectives {
   public Route routes() {
     return pathPrefix("admin", () -> authorized(() -> concat(
         path("venues", () -> post(() -> api.body(VenueRequest.class, maxVenueBytes, this::createVenue))),
-        path("events", () -> post(() -> api.body(EventRequest.class, this::createEvent))),
+        path("events", () -> concat(
+            post(() -> api.body(EventRequest.class, this::createEvent)),
+            get(this::listEvents))),
+        path(segment("events").slash(segment()).slash("open"), eventId -> post(() -> open(eventId))),
         path(segment("events").slash(segment()).slash("stats"), eventId -> get(() -> stats(eventId))),
         path(segment("events").slash(segment()).slash("onsale"), eventId -> concat(
             put(() -> api.body(OnSaleRequest.class, r -> schedule(eventId, r))),
@@ -127,9 +141,15 @@ public final class AdminRoutes extends AllDirectives {
     return api.respond(response);
   }
 
+  /**
+   * Creates the event's inventory (holds need an admitted queue pass from the first moment) and
+   * then defines it in its waiting room, closed or with its on-sale in the same write, so the
+   * edge never sees it open by default. 201 once this node's edge knows it.
+   */
   private Route createEvent(EventRequest r) {
     if (!VenueLayout.isValidEntityId(r.venueId())) throw ApiError.badRequest("venueId must be 1-64 letters, digits, '_' or '-'");
     if (!VenueLayout.isValidEntityId(r.eventId())) throw ApiError.badRequest("eventId must be 1-64 letters, digits, '_' or '-'");
+    OnSaleSchedule schedule = r.onsale() == null ? null : schedule(r.onsale());
     CompletionStage<HttpResponse> response = venue(r.venueId())
         .<Venue.Reply>ask(Venue.Get::new, api.askTimeout())
         .thenCompose(reply -> {
@@ -144,10 +164,56 @@ public final class AdminRoutes extends AllDirectives {
           }
           return inventory(r.eventId()).<EventInventory.Reply>ask(ref -> new EventInventory.Create(definition, ref), api.askTimeout());
         })
-        .thenApply(reply -> reply instanceof EventInventory.Created
-            ? api.json(201, Map.of("eventId", r.eventId()))
-            : api.error(409, "event_exists", "an event with this id exists"));
+        .thenCompose(reply -> {
+          if (!(reply instanceof EventInventory.Created)) throw new ApiError(409, "event_exists", "an event with this id exists");
+          return requireAdmission(r.eventId());
+        })
+        .thenCompose(ok -> room(r.eventId()).<WaitingRoom.Reply>ask(ref -> new WaitingRoom.Define(r.name(), r.venueId(), schedule, ref),
+            api.askTimeout()))
+        .thenCompose(reply -> {
+          if (!(reply instanceof WaitingRoom.Manifest m)) throw new ApiError(409, "event_exists", "an event with this id exists");
+          return heard(m);
+        })
+        .thenApply(m -> api.json(201, Map.of("eventId", r.eventId(), "state", m.state())));
     return api.respond(response);
+  }
+
+  /** {@code POST /admin/events/{id}/open}: an open sale without a waiting room, chosen explicitly. */
+  private Route open(String eventId) {
+    if (!VenueLayout.isValidEntityId(eventId)) return complete(api.error(404, "not_found", "no such event"));
+    CompletionStage<HttpResponse> response = inventory(eventId)
+        .<EventInventory.Reply>ask(EventInventory.GetStats::new, api.askTimeout())
+        .thenCompose(reply -> {
+          if (!(reply instanceof EventInventory.Stats)) throw new ApiError(404, "not_found", "no such event");
+          return room(eventId).<WaitingRoom.Reply>ask(WaitingRoom.OpenSale::new, api.askTimeout());
+        })
+        .thenCompose(reply -> {
+          if (reply instanceof WaitingRoom.Rejected rej) throw new ApiError(409, rej.code(), rej.message());
+          // The edge shows it open only now; the inventory lets holds through without a pass from now on.
+          return inventory(eventId).<EventInventory.Reply>ask(EventInventory.WaiveAdmission::new, api.askTimeout())
+              .thenCompose(waived -> heard((WaitingRoom.Manifest) reply));
+        })
+        .thenApply(m -> api.json(200, Map.of("eventId", eventId, "state", m.state())));
+    return api.respond(response);
+  }
+
+  /** {@code GET /admin/events}: every event this node knows, by id. */
+  private Route listEvents() {
+    List<EventSummary> events = manifests.all().stream()
+        .map(m -> new EventSummary(m.eventId(), m.name(), m.venueId(), m.state()))
+        .sorted(java.util.Comparator.comparing(EventSummary::eventId))
+        .toList();
+    return complete(api.json(200, new EventList(events)));
+  }
+
+  /**
+   * The room's manifest, once this node's edge has heard the change (so the manager's next
+   * request through this node sees it), or anyway if the topic is slow.
+   */
+  private CompletionStage<WaitingRoom.Manifest> heard(WaitingRoom.Manifest m) {
+    return manifests.awaitHeard(m.eventId(), known -> known.state().equals(m.state()) && known.open() == m.open()
+            && known.startsAt() == m.startsAt(), api.askTimeout())
+        .handle((known, error) -> m);
   }
 
   private Route stats(String eventId) {
@@ -160,8 +226,9 @@ public final class AdminRoutes extends AllDirectives {
           WaitingRoom.Manifest m = (WaitingRoom.Manifest) manifestReply;
           boolean scheduled = m.startsAt() != 0;
           Map<String, Object> body = new LinkedHashMap<>();
-          // An event without an on-sale schedule is an open sale: every signed-in fan may shop.
-          body.put("state", s.available() == 0 && s.held() == 0 ? "sold_out" : scheduled ? m.state() : "open");
+          // Closed until scheduled or opened; an event from before that rule is shown closed as well.
+          String state = m.state().equals("unknown") ? "closed" : m.state();
+          body.put("state", s.available() == 0 && s.held() == 0 ? "sold_out" : state);
           body.put("lobby", m.lobby());
           body.put("admittedUpTo", m.admittedUpTo());
           body.put("activeShoppers", m.activeShoppers());
@@ -174,6 +241,17 @@ public final class AdminRoutes extends AllDirectives {
   }
 
   private Route schedule(String eventId, OnSaleRequest r) {
+    OnSaleSchedule schedule = schedule(r);
+    // First the inventory: from now on it checks every hold's admission itself.
+    CompletionStage<HttpResponse> response = requireAdmission(eventId)
+        .thenCompose(ok -> room(eventId).<WaitingRoom.Reply>ask(ref -> new WaitingRoom.SetSchedule(schedule, ref), api.askTimeout()))
+        .thenCompose(reply -> reply instanceof WaitingRoom.Manifest m
+            ? heard(m).thenApply(this::manifestReply) : CompletableFuture.completedFuture(manifestReply(reply)));
+    return api.respond(response);
+  }
+
+  /** A checked on-sale schedule, or a 400. */
+  private static OnSaleSchedule schedule(OnSaleRequest r) {
     OnSaleSchedule schedule;
     try {
       if (r.lobbyOpensAt() == null || r.startsAt() == null) throw new IllegalArgumentException("lobbyOpensAt and startsAt are required");
@@ -186,11 +264,7 @@ public final class AdminRoutes extends AllDirectives {
     } catch (IllegalArgumentException e) {
       throw ApiError.badRequest(e.getMessage());
     }
-    // First the inventory: from now on it checks every hold's admission itself.
-    CompletionStage<HttpResponse> response = requireAdmission(eventId)
-        .thenCompose(ok -> room(eventId).<WaitingRoom.Reply>ask(ref -> new WaitingRoom.SetSchedule(schedule, ref), api.askTimeout()))
-        .thenApply(this::manifestReply);
-    return api.respond(response);
+    return schedule;
   }
 
   private Route rates(String eventId, RatesRequest r) {

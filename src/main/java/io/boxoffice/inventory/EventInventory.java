@@ -89,6 +89,9 @@ public final class EventInventory
   /** From now on every hold needs a queue pass of an admitted fan (the event has an on-sale); replies {@link Created}. */
   public record RequireAdmission(ActorRef<Reply> replyTo) implements Command {}
 
+  /** An explicit open sale: holds need no queue pass from now on (until admission is required again); replies {@link Created}. */
+  public record WaiveAdmission(ActorRef<Reply> replyTo) implements Command {}
+
   /** Gives back the account's holds on these seats (all of them when null); replies {@link Released}. */
   public record Release(String account, List<String> seatIds, ActorRef<Reply> replyTo) implements Command {}
 
@@ -161,6 +164,8 @@ public final class EventInventory
 
   /** Holds need an admitted queue pass from now on. */
   public record AdmissionRequired() implements Event {}
+
+  public record AdmissionWaived() implements Event {}
 
   /** The inventory was alive at {@code at} (epoch ms); written now and then while holds run. */
   public record Alive(long at) implements Event {}
@@ -363,6 +368,10 @@ public final class EventInventory
         a.admissionRequired = true;
         return a;
       }
+      if (event instanceof AdmissionWaived) {
+        a.admissionRequired = false;
+        return a;
+      }
       if (event instanceof Alive alive) {
         a.aliveAt = Math.max(a.aliveAt, alive.at());
         return a;
@@ -418,6 +427,11 @@ public final class EventInventory
       Created created = new Created(state.definition.eventId());
       if (state.admissionRequired) return Effect().reply(r.replyTo(), created);
       return Effect().persist(new AdmissionRequired()).thenReply(r.replyTo(), s -> created);
+    }
+    if (command instanceof WaiveAdmission w) {
+      Created created = new Created(state.definition.eventId());
+      if (!state.admissionRequired) return Effect().reply(w.replyTo(), created);
+      return Effect().persist(new AdmissionWaived()).thenReply(w.replyTo(), s -> created);
     }
     if (state.admissionRequired && !admitted(state, command)) {
       return Effect().reply(replyToOf(command), new Rejected("not_admitted", "this fan has not been admitted from the queue", List.of()));
@@ -605,6 +619,7 @@ public final class EventInventory
   private static ActorRef<Reply> replyToOf(Command command) {
     if (command instanceof Create c) return c.replyTo();
     if (command instanceof RequireAdmission c) return c.replyTo();
+    if (command instanceof WaiveAdmission c) return c.replyTo();
     if (command instanceof HoldSeats c) return c.replyTo();
     if (command instanceof HoldBest c) return c.replyTo();
     if (command instanceof Release c) return c.replyTo();

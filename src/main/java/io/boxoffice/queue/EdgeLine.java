@@ -5,16 +5,16 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import org.apache.pekko.actor.typed.RecipientRef;
 import org.apache.pekko.actor.typed.Scheduler;
 import org.apache.pekko.actor.typed.javadsl.AskPattern;
 
 /**
- * This edge node's part of every waiting room: it counts lobby joins and hands out later places
- * from blocks leased from the event's {@link WaitingRoom}, and reports both once a second, so the
- * crowd never writes through one actor per request.
+ * This edge node's part of every waiting room: it hands out later places from blocks leased
+ * from the event's {@link WaitingRoom} and reports the highest given once a second, so the crowd
+ * never writes through one actor per request. (Lobby entries are counted per account by the
+ * room itself, through each account's {@link QueuePlace}.)
  */
 public final class EdgeLine {
   private static final int LEASE = 100;
@@ -31,18 +31,12 @@ public final class EdgeLine {
   private final Function<String, RecipientRef<WaitingRoom.Command>> rooms;
   private final Scheduler scheduler;
   private final Duration askTimeout;
-  private final Map<String, AtomicLong> lobbyJoins = new ConcurrentHashMap<>();
   private final Map<String, Block> blocks = new ConcurrentHashMap<>();
 
   public EdgeLine(Function<String, RecipientRef<WaitingRoom.Command>> rooms, Scheduler scheduler, Duration askTimeout) {
     this.rooms = rooms;
     this.scheduler = scheduler;
     this.askTimeout = askTimeout;
-  }
-
-  /** One more account joined the event's lobby through this node. */
-  public void countLobbyJoin(String eventId) {
-    lobbyJoins.computeIfAbsent(eventId, id -> new AtomicLong()).incrementAndGet();
   }
 
   /** The next later place in arrival order on this node, leasing a new block when this one is used up. */
@@ -81,10 +75,6 @@ public final class EdgeLine {
 
   /** Tells each waiting room what this node saw since the last report. */
   public void report() {
-    lobbyJoins.forEach((eventId, count) -> {
-      long n = count.getAndSet(0);
-      if (n > 0) rooms.apply(eventId).tell(new WaitingRoom.LobbyJoined((int) Math.min(n, Integer.MAX_VALUE)));
-    });
     blocks.forEach((eventId, block) -> {
       long highest;
       synchronized (block) {

@@ -26,8 +26,8 @@ import org.apache.pekko.http.javadsl.model.headers.RawHeader;
  * This is the one request the whole crowd repeats, so it bypasses the routing tree: a plain
  * handler reads the two cookies, checks both signatures, looks at this node's manifest and
  * answers one of two responses built once at start (the same bytes for every event; their
- * script reads the event from the address). Nothing is asked of any actor unless this node
- * has not heard the event's manifest lately.
+ * script reads the event from the address). Nothing is asked of any actor; an event this node
+ * has not heard of goes on to the routing tree (404).
  */
 public final class PageRoutes {
   private static final String PREFIX = "/events/";
@@ -82,16 +82,17 @@ public final class PageRoutes {
         else if (pair.name().equals(queueCookie)) queueToken = pair.value();
       }
     }
+    // An event this node has not heard of is left to the routing tree, which answers 404.
+    WaitingRoom.Manifest m = manifests.known(eventId);
+    if (m == null) return Optional.empty();
     String account = identity == null ? null : identities.verify(identity);
     if (account == null) return Optional.of(CompletableFuture.completedFuture(waitingRoom));
-    String token = queueToken;
-    WaitingRoom.Manifest m = manifests.cached(eventId);
-    if (m != null) return Optional.of(CompletableFuture.completedFuture(choose(request, eventId, account, token, m)));
-    return Optional.of(manifests.current(eventId).thenApply(fresh -> choose(request, eventId, account, token, fresh)));
+    return Optional.of(CompletableFuture.completedFuture(choose(request, eventId, account, queueToken, m)));
   }
 
   private HttpResponse choose(HttpRequest request, String eventId, String account, String token, WaitingRoom.Manifest m) {
     if (Standing.openSale(m)) return shop;
+    if (Standing.closed(m)) return waitingRoom;
     if (token == null) return waitingRoom;
     InetAddress peer = request.getAttribute(AttributeKeys.remoteAddress).flatMap(a -> a.getAddress())
         .orElseGet(InetAddress::getLoopbackAddress);

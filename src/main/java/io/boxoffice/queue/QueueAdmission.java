@@ -15,7 +15,8 @@ import org.apache.pekko.http.javadsl.server.Route;
  * event, account and network prefix whose place the line has reached, inside its shopping
  * window; 403 {@code bad_token} for a forged, expired or foreign token, 403 {@code not_admitted}
  * otherwise. Checked on every shop request from the token and this node's manifest alone.
- * Events without an on-sale schedule are open sales.
+ * An event this node has not heard of is 404 {@code not_found}; a closed event (neither
+ * scheduled nor opened) 403 {@code not_on_sale}; an explicitly opened event is an open sale.
  */
 public final class QueueAdmission extends AllDirectives implements ShopAdmission {
   private final Api api;
@@ -37,6 +38,7 @@ public final class QueueAdmission extends AllDirectives implements ShopAdmission
   @Override
   public Route admitted(String eventId, String accountId, Function<EventInventory.QueuePass, Route> inner) {
     return onSuccess(manifests.current(eventId), m -> {
+      if (Standing.closed(m)) return complete(api.error(403, "not_on_sale", "this event is not on sale"));
       if (Standing.openSale(m)) return inner.apply(null);
       return fans.prefix(prefix -> fans.limited(accountId, prefix, () -> optionalCookie(QueueToken.cookieName(eventId), cookie -> {
         if (cookie.isEmpty()) return complete(api.error(403, "not_admitted", "wait for your turn in the queue"));

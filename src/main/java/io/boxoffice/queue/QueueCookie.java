@@ -12,6 +12,11 @@ public final class QueueCookie {
     return of(tokens.issue(claims), claims.eventId(), maxAgeSeconds);
   }
 
+  /** Clears the cookie (a fan who left the line). */
+  public static SetCookie expired(String eventId) {
+    return of("", eventId, 0);
+  }
+
   public static SetCookie of(String token, String eventId, long maxAgeSeconds) {
     return SetCookie.create(HttpCookie.create(QueueToken.cookieName(eventId), token)
         .withHttpOnly(true).withSecure(true).withSameSite(SameSite.Lax).withPath("/").withMaxAge(maxAgeSeconds));

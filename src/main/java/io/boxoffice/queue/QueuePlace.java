@@ -2,9 +2,16 @@ package io.boxoffice.queue;
 
 import io.boxoffice.CborSerializable;
 import io.boxoffice.ops.Supervision;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.RecipientRef;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.cluster.sharding.typed.javadsl.ClusterSharding;
 import org.apache.pekko.cluster.sharding.typed.javadsl.Entity;
 import org.apache.pekko.cluster.sharding.typed.javadsl.EntityTypeKey;
@@ -15,12 +22,15 @@ import org.apache.pekko.persistence.typed.javadsl.EventSourcedBehaviorWithEnforc
 import org.apache.pekko.persistence.typed.javadsl.ReplyEffect;
 
 /**
- * The place in line of one account that arrived after the start of an event's sale. The edge
- * offers the next place of its leased block; the first offer is kept and every later one (a
- * second browser, a retry on another node) gets the kept place back, so one account has one
- * place. One small entity per account spreads these writes over the cluster instead of
- * funnelling the crowd through one actor. (Lobby accounts need none: their place follows from
- * the lottery.) Replies {@link Place}.
+ * The one place in line of one account for one event, wherever and however often it joins.
+ * Before the start it holds the account's lobby join index (asked of the {@link WaitingRoom}
+ * once: concurrent joins of the account wait here for that one answer, so the lobby counts
+ * accounts, not requests); the lottery maps the index to a place at the start. After the start
+ * the edge offers the next place of its leased block and the first offer is kept. Every later
+ * join, from any device, network prefix or node, gets the kept place back. A fan who leaves
+ * gives the place up for good: rejoining after the start queues at the back; rejoining the
+ * lobby before the start takes the same index again (no place exists yet, so nothing is gained).
+ * One small entity per account spreads these writes over the cluster. Replies {@link Place}.
  */
 public final class QueuePlace extends EventSourcedBehaviorWithEnforcedReplies<QueuePlace.Command, QueuePlace.Event, QueuePlace.State> {
 
@@ -33,46 +43,136 @@ public final class QueuePlace extends EventSourcedBehaviorWithEnforcedReplies<Qu
 
   public sealed interface Command extends CborSerializable {}
 
-  /** Keeps {@code offered} as the account's place unless it has one; replies {@link Place}. */
+  /** After the start: keeps {@code offered} as the account's place unless it holds one; replies {@link Place}. */
   public record Claim(long offered, ActorRef<Place> replyTo) implements Command {}
 
-  public record Place(long place) implements CborSerializable {}
+  /** Before the start: takes a lobby join index unless the account holds a place; replies {@link Place}. */
+  public record JoinLobby(ActorRef<Place> replyTo) implements Command {}
+
+  /** Replies the account's {@link Place} as it stands. */
+  public record Lookup(ActorRef<Place> replyTo) implements Command {}
+
+  /** Gives the place up; replies the {@link Place} as it was before. */
+  public record Leave(ActorRef<Place> replyTo) implements Command {}
+
+  /** Internal: the waiting room's answer to this entity's {@link WaitingRoom.TakeLobbyIndex}. */
+  public record RoomAnswered(long lobbyIndex, String refusal) implements Command {}
+
+  /**
+   * Where the account stands: a later place (after the start) or a lobby join index (0 for
+   * none); {@code left} when it gave them up; {@code refusal} why the room gave no lobby index.
+   */
+  public record Place(long place, long lobbyIndex, boolean left, String refusal) implements CborSerializable {
+    public boolean holds() {
+      return !left && (place > 0 || lobbyIndex > 0);
+    }
+  }
 
   public sealed interface Event extends CborSerializable {}
 
+  /** A later place was kept (it replaces anything held before). */
   public record PlaceTaken(long place) implements Event {}
 
-  /** 0 until a place is taken. */
-  public record State(long place) implements CborSerializable {}
+  public record LobbyIndexTaken(long index) implements Event {}
 
-  public static void init(ActorSystem<?> system) {
-    ClusterSharding.get(system).init(Entity.of(ENTITY_TYPE_KEY, ctx -> create(ctx.getEntityId())).withRole("inventory"));
+  public record PlaceLeft() implements Event {}
+
+  public record LobbyReturned() implements Event {}
+
+  /** 0 for none; the fields after {@code place} are null in older journals. */
+  public record State(long place, Long lobbyIndex, Boolean left) implements CborSerializable {
+    Place view(String refusal) {
+      return new Place(place, lobbyIndex == null ? 0 : lobbyIndex, Boolean.TRUE.equals(left), refusal);
+    }
+
+    Place view() {
+      return view(null);
+    }
   }
 
-  public static Behavior<Command> create(String entityId) {
-    return Supervision.restarting(new QueuePlace(PersistenceId.of(ENTITY_TYPE_KEY.name(), entityId)));
+  public static void init(ActorSystem<?> system, Function<String, RecipientRef<WaitingRoom.Command>> rooms, Duration askTimeout) {
+    ClusterSharding.get(system).init(Entity.of(ENTITY_TYPE_KEY, ctx -> create(ctx.getEntityId(), rooms, askTimeout)).withRole("inventory"));
   }
 
-  private QueuePlace(PersistenceId id) {
-    super(id, Supervision.backoff());
+  public static Behavior<Command> create(String entityId, Function<String, RecipientRef<WaitingRoom.Command>> rooms, Duration askTimeout) {
+    return Supervision.restarting(Behaviors.setup(ctx -> new QueuePlace(ctx, entityId, rooms, askTimeout)));
+  }
+
+  private final ActorContext<Command> context;
+  private final String eventId;
+  private final Function<String, RecipientRef<WaitingRoom.Command>> rooms;
+  private final Duration askTimeout;
+  /** Joins waiting for the room's one answer. */
+  private final List<ActorRef<Place>> waiting = new ArrayList<>();
+
+  private QueuePlace(ActorContext<Command> context, String entityId, Function<String, RecipientRef<WaitingRoom.Command>> rooms,
+                     Duration askTimeout) {
+    super(PersistenceId.of(ENTITY_TYPE_KEY.name(), entityId), Supervision.backoff());
+    this.context = context;
+    int colon = entityId.indexOf(':');
+    this.eventId = colon < 0 ? entityId : entityId.substring(0, colon);
+    this.rooms = rooms;
+    this.askTimeout = askTimeout;
   }
 
   @Override
   public State emptyState() {
-    return new State(0);
+    return new State(0, 0L, false);
   }
 
   @Override
   public CommandHandlerWithReply<Command, Event, State> commandHandler() {
     return (state, command) -> {
-      Claim c = (Claim) command;
-      if (state.place() != 0) return Effect().reply(c.replyTo(), new Place(state.place()));
-      return Effect().persist(new PlaceTaken(c.offered())).thenReply(c.replyTo(), s -> new Place(s.place()));
+      Place now = state.view();
+      if (command instanceof Lookup l) return Effect().reply(l.replyTo(), now);
+      if (command instanceof Claim c) {
+        if (now.holds()) return Effect().reply(c.replyTo(), now);
+        return Effect().persist(new PlaceTaken(c.offered())).thenReply(c.replyTo(), State::view);
+      }
+      if (command instanceof JoinLobby j) {
+        if (now.holds() || now.place() > 0) return Effect().reply(j.replyTo(), now);
+        if (now.lobbyIndex() > 0) {
+          rooms.apply(eventId).tell(new WaitingRoom.LobbyReturned(now.lobbyIndex()));
+          return Effect().persist(new LobbyReturned()).thenReply(j.replyTo(), State::view);
+        }
+        waiting.add(j.replyTo());
+        if (waiting.size() == 1) askRoom();
+        return Effect().noReply();
+      }
+      if (command instanceof RoomAnswered a) {
+        List<ActorRef<Place>> answered = List.copyOf(waiting);
+        waiting.clear();
+        if (a.lobbyIndex() > 0 && !now.holds()) {
+          return Effect().persist(new LobbyIndexTaken(a.lobbyIndex()))
+              .thenRun(st -> answered.forEach(r -> r.tell(st.view())))
+              .thenNoReply();
+        }
+        answered.forEach(r -> r.tell(state.view(a.refusal())));
+        return Effect().noReply();
+      }
+      Leave l = (Leave) command;
+      if (!now.holds()) return Effect().reply(l.replyTo(), now);
+      rooms.apply(eventId).tell(new WaitingRoom.Left(now.place() > 0 ? 0 : now.lobbyIndex(), now.place()));
+      return Effect().persist(new PlaceLeft()).thenReply(l.replyTo(), st -> now);
     };
+  }
+
+  private void askRoom() {
+    context.ask(WaitingRoom.Reply.class, rooms.apply(eventId), askTimeout, WaitingRoom.TakeLobbyIndex::new,
+        (reply, error) -> {
+          if (reply instanceof WaitingRoom.LobbyIndex i) return new RoomAnswered(i.index(), null);
+          if (reply instanceof WaitingRoom.Rejected r) return new RoomAnswered(0, r.code());
+          return new RoomAnswered(0, "unavailable");
+        });
   }
 
   @Override
   public EventHandler<State, Event> eventHandler() {
-    return (state, event) -> new State(((PlaceTaken) event).place());
+    return (state, event) -> {
+      if (event instanceof PlaceTaken e) return new State(e.place(), 0L, false);
+      if (event instanceof LobbyIndexTaken e) return new State(0, e.index(), false);
+      if (event instanceof LobbyReturned) return new State(state.place(), state.lobbyIndex(), false);
+      return new State(state.place(), state.lobbyIndex(), true);
+    };
   }
 }

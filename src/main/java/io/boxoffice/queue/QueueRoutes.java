@@ -79,18 +79,27 @@ public final class QueueRoutes extends AllDirectives {
     return pathPrefix(segment("api").slash("events").slash(segment()), eventId -> concat(
         // Joining (and its presale-code and proof-of-work checks) runs inside the event's own
         // compartment, so a flood of joins cannot reach past it.
-        path("queue", () -> post(() -> fan(eventId, (account, prefix) -> bulkheads.guard(eventId, Bulkhead.Priority.READ,
-            () -> api.body(JoinRequest.class, r -> join(eventId, account, prefix, r)))))),
+        path("queue", () -> concat(
+            post(() -> fan(eventId, (account, prefix) -> bulkheads.guard(eventId, Bulkhead.Priority.READ,
+                () -> api.body(JoinRequest.class, r -> join(eventId, account, prefix, r))))),
+            delete(() -> fan(eventId, (account, prefix) -> bulkheads.guard(eventId, Bulkhead.Priority.READ,
+                () -> leave(eventId, account)))))),
         path(segment("queue").slash("status"), () -> get(() -> fan(eventId, (account, prefix) -> status(eventId, account, prefix)))),
         path(segment("queue").slash("manifest"), () -> get(() -> fan(eventId, (account, prefix) -> manifest(eventId)))),
         path(segment("queue").slash("challenge"), () -> get(() -> fan(eventId, (account, prefix) -> challenge(eventId, account)))),
         path(segment("presale").slash("registrations"), () -> post(() -> fan(eventId, (account, prefix) -> register(eventId, account))))));
   }
 
-  /** Signed in, within the rate limits, for a well-formed event id. */
+  /** Signed in, within the rate limits, for an event this node knows (404 otherwise: nothing is asked or kept). */
   private Route fan(String eventId, java.util.function.BiFunction<String, String, Route> inner) {
-    if (!VenueLayout.isValidEntityId(eventId)) return complete(api.error(404, "not_found", "no such event"));
-    return identity.account(account -> fans.prefix(prefix -> fans.limited(account, prefix, () -> inner.apply(account, prefix))));
+    if (!VenueLayout.isValidEntityId(eventId)) return complete(api.error(Manifests.notFound()));
+    return identity.account(account -> fans.prefix(prefix -> fans.limited(account, prefix, () -> manifests.known(eventId) == null
+        ? complete(api.error(manifests.unknown()))
+        : inner.apply(account, prefix))));
+  }
+
+  private static ApiError notOnSale() {
+    return new ApiError(403, "not_on_sale", "this event is not on sale");
   }
 
   // ---- join ------------------------------------------------------------------------------
@@ -98,11 +107,12 @@ public final class QueueRoutes extends AllDirectives {
   private Route join(String eventId, String account, String prefix, JoinRequest r) {
     return onSuccess(manifests.current(eventId), m -> optionalCookie(QueueToken.cookieName(eventId), cookie -> {
       long now = clock.millis();
+      if (Standing.closed(m)) return complete(api.error(notOnSale()));
       if (Standing.openSale(m)) return complete(api.json(200, Map.of("state", "admitted")));
       if (now < m.lobbyOpensAt()) return complete(api.error(409, "not_open", "the lobby opens at " + java.time.Instant.ofEpochMilli(m.lobbyOpensAt())));
-      // One place per account: a valid token of this account keeps its place.
+      // A valid token of this account that names a place keeps it without asking anyone.
       Optional<QueueToken.Claims> held = cookie.map(c -> tokens.verify(c.value(), eventId, account, prefix))
-          .filter(v -> v instanceof QueueToken.Valid).map(v -> ((QueueToken.Valid) v).claims());
+          .filter(v -> v instanceof QueueToken.Valid).map(v -> ((QueueToken.Valid) v).claims()).filter(c -> c.place() != 0);
       if (held.isPresent()) return answer(held.get(), m, now);
       if (m.presale() && (r.code() == null || !presale.valid(eventId, account, r.code()))) {
         return complete(api.error(403, "bad_code", "a valid presale code for this account is required"));
@@ -114,19 +124,53 @@ public final class QueueRoutes extends AllDirectives {
           return complete(api.error(403, "bad_pow", "the proof of work was not accepted (" + verdict.name().toLowerCase() + ")"));
         }
       }
+      // Without a token (a new device, cleared cookies, another network): the account's one place, wherever it was taken.
       long nowSec = now / 1000;
-      if (m.salt() == null) {
-        line.countLobbyJoin(eventId);
-        return answer(new QueueToken.Claims(eventId, account, 0, prefix, nowSec, 0), m, now);
-      }
-      CompletionStage<QueueToken.Claims> later = line.nextPlace(eventId)
-          .thenCompose(offered -> AskPattern.<QueuePlace.Command, QueuePlace.Place>ask(
-              places.apply(QueuePlace.entityId(eventId, account)), ref -> new QueuePlace.Claim(offered, ref), api.askTimeout(), scheduler))
-          .thenApply(place -> new QueueToken.Claims(eventId, account, place.place(), prefix, nowSec, 0));
-      return onComplete(later, result -> result.isSuccess()
+      CompletionStage<QueueToken.Claims> claims = placeOf(eventId, account, m)
+          .thenApply(tokenPlace -> new QueueToken.Claims(eventId, account, tokenPlace, prefix, nowSec, 0));
+      return onComplete(claims, result -> result.isSuccess()
           ? answer(result.get(), m, now)
           : complete(api.failure(result.failed().get())));
     }));
+  }
+
+  /**
+   * The token place of the account: its lobby join index (as {@link Standing#lobbyToken}) or
+   * its later place, asked of its {@link QueuePlace}; a later arrival takes the next place of
+   * this node's leased block.
+   */
+  private CompletionStage<Long> placeOf(String eventId, String account, WaitingRoom.Manifest m) {
+    RecipientRef<QueuePlace.Command> place = places.apply(QueuePlace.entityId(eventId, account));
+    CompletionStage<QueuePlace.Place> kept = m.salt() == null
+        ? AskPattern.ask(place, QueuePlace.JoinLobby::new, api.askTimeout(), scheduler)
+        : AskPattern.ask(place, QueuePlace.Lookup::new, api.askTimeout(), scheduler);
+    return kept.thenCompose(p -> {
+      if (p.holds()) return CompletableFuture.completedFuture(p.place() > 0 ? p.place() : Standing.lobbyToken(p.lobbyIndex()));
+      if (p.refusal() != null && !p.refusal().equals("started")) {
+        throw p.refusal().equals("not_open") ? new ApiError(409, "not_open", "the lobby is not open yet")
+            : p.refusal().equals("not_on_sale") ? notOnSale()
+            : new ApiError(503, "unavailable", "the waiting room did not answer, try again");
+      }
+      // After the start (or a lobby entry given up): a place at the back of the line.
+      return line.nextPlace(eventId)
+          .thenCompose(offered -> AskPattern.<QueuePlace.Command, QueuePlace.Place>ask(place,
+              ref -> new QueuePlace.Claim(offered, ref), api.askTimeout(), scheduler))
+          .thenApply(taken -> taken.place() > 0 ? taken.place() : Standing.lobbyToken(taken.lobbyIndex()));
+    });
+  }
+
+  /** 204: the account gives its place up (see {@link QueuePlace}); the queue cookie is cleared. */
+  private Route leave(String eventId, String account) {
+    return onSuccess(manifests.current(eventId), m -> {
+      if (Standing.closed(m)) return complete(api.error(notOnSale()));
+      CompletionStage<QueuePlace.Place> left = AskPattern.ask(places.apply(QueuePlace.entityId(eventId, account)),
+          QueuePlace.Leave::new, api.askTimeout(), scheduler);
+      return onComplete(left, result -> result.isSuccess()
+          ? complete(HttpResponse.create().withStatus(204)
+              .addHeader(QueueCookie.expired(eventId))
+              .addHeader(RawHeader.create("Cache-Control", "private, no-store")))
+          : complete(api.failure(result.failed().get())));
+    });
   }
 
   /** 200 {state, position}, with the token as a cookie. */
@@ -142,6 +186,7 @@ public final class QueueRoutes extends AllDirectives {
 
   private Route status(String eventId, String account, String prefix) {
     return onSuccess(manifests.current(eventId), m -> optionalCookie(QueueToken.cookieName(eventId), cookie -> {
+      if (Standing.closed(m)) return complete(api.error(notOnSale()));
       if (cookie.isEmpty()) return complete(api.error(403, "not_admitted", "join the queue first"));
       QueueToken.Verification v = tokens.verify(cookie.get().value(), eventId, account, prefix);
       if (!(v instanceof QueueToken.Valid valid)) return complete(api.error(403, "bad_token", "the queue token is not valid here"));
@@ -162,7 +207,7 @@ public final class QueueRoutes extends AllDirectives {
   private Route manifest(String eventId) {
     return onSuccess(manifests.current(eventId), m -> {
       Map<String, Object> body = new LinkedHashMap<>();
-      body.put("state", Standing.openSale(m) ? "open" : m.state());
+      body.put("state", m.state());
       body.put("admittedUpTo", m.admittedUpTo());
       body.put("admissionPerMinute", m.admissionPerMinute());
       body.put("seatsRemaining", m.seatsRemaining());

@@ -29,6 +29,7 @@ class CheckoutRecoveryIntegrationTest {
           + "[{\"sectionId\":\"S\",\"zone\":\"stalls\",\"rows\":[{\"rowId\":\"A\",\"seats\":4}]}]}").status());
       assertEquals(201, admin.admin("POST", "/admin/events", "{\"eventId\":\"e-" + id + "\",\"venueId\":\"v-" + id
           + "\",\"name\":\"Show\",\"prices\":{\"stalls\":1000}}").status());
+      io.boxoffice.support.TestCluster.open(admin, "e-" + id);
       HttpFan fan = new HttpFan(first.httpPort());
       fan.signUp("gone-" + id + "@example.com");
       cookie = fan.cookie();

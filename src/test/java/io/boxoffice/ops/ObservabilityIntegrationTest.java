@@ -43,6 +43,7 @@ class ObservabilityIntegrationTest {
     admin.admin("POST", "/admin/venues", "{\"venueId\":\"v-" + id + "\",\"name\":\"H\",\"generate\":{\"layout\":\"stadium\",\"seats\":100}}");
     admin.admin("POST", "/admin/events", "{\"eventId\":\"e-" + id + "\",\"venueId\":\"v-" + id + "\",\"name\":\"S\","
         + "\"prices\":{\"floor\":1,\"lower\":1,\"upper\":1}}");
+    io.boxoffice.support.TestCluster.open(admin, "e-" + id);
     HttpFan fan = new HttpFan(node.httpPort());
     fan.signUp("metrics-" + id + "@example.com");
     assertEquals(200, fan.send("POST", "/api/events/e-" + id + "/cart/holds", "{\"best\":{\"quantity\":2}}").status());

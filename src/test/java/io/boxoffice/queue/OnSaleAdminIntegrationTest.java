@@ -49,7 +49,7 @@ class OnSaleAdminIntegrationTest {
   void anOnSaleIsScheduledSteeredAndReported() {
     String e = newEvent();
     JsonNode open = admin.admin("GET", "/admin/events/" + e + "/stats", null).json();
-    assertEquals("open", open.get("state").asText(), "no schedule: an open sale");
+    assertEquals("closed", open.get("state").asText(), "no schedule: closed");
 
     HttpFan.Reply put = admin.admin("PUT", "/admin/events/" + e + "/onsale", schedule("2026-12-01T09:45:00Z", "2026-12-01T10:00:00Z"));
     assertEquals(200, put.status(), put.body());
@@ -103,6 +103,6 @@ class OnSaleAdminIntegrationTest {
     assertEquals(404, admin.admin("PATCH", base, "{\"admissionPerMinute\":5}").status(), "nothing scheduled yet");
     assertEquals(404, admin.admin("PUT", "/admin/events/no-such-event/onsale", schedule("2026-12-01T09:45:00Z", "2026-12-01T10:00:00Z")).status());
     assertEquals(401, new HttpFan(node.httpPort()).send("POST", base + "/pause", null).status());
-    assertEquals("open", admin.admin("GET", "/admin/events/" + e + "/stats", null).json().get("state").asText());
+    assertEquals("closed", admin.admin("GET", "/admin/events/" + e + "/stats", null).json().get("state").asText());
   }
 }

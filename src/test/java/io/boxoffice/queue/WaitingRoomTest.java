@@ -72,6 +72,19 @@ class WaitingRoomTest {
     return ask(room, WaitingRoom.GetManifest::new);
   }
 
+  /** {@code accounts} accounts join the lobby (opening it first if needed), each getting the next join index. */
+  void lobby(ActorRef<WaitingRoom.Command> room, int accounts) {
+    Instant opens = T0.plusSeconds(60);
+    if (clock.instant().isBefore(opens)) clock.advance(Duration.between(clock.instant(), opens));
+    TestProbe<WaitingRoom.Reply> probe = testKit.createTestProbe();
+    // In rounds: asks that arrive while a reservation is written wait in the entity's bounded stash.
+    for (int done = 0; done < accounts; done += 500) {
+      int round = Math.min(500, accounts - done);
+      for (int i = 0; i < round; i++) room.tell(new WaitingRoom.TakeLobbyIndex(probe.getRef()));
+      for (int i = 0; i < round; i++) probe.expectMessageClass(WaitingRoom.LobbyIndex.class);
+    }
+  }
+
   OnSaleSchedule schedule(int perMinute, int maxActive) {
     long lobby = T0.plusSeconds(60).toEpochMilli();
     long start = T0.plusSeconds(15 * 60).toEpochMilli();
@@ -95,8 +108,8 @@ class WaitingRoomTest {
     assertEquals("scheduled", m.state());
     clock.advance(Duration.ofMinutes(2));
     assertEquals("lobby", manifest(room).state());
-    room.tell(new WaitingRoom.LobbyJoined(700));
-    room.tell(new WaitingRoom.LobbyJoined(300));
+    lobby(room, 700);
+    lobby(room, 300);
     room.tell(new WaitingRoom.Tick());
     assertEquals(1000, manifest(room).lobby());
     TestProbe<Object> await = testKit.createTestProbe();
@@ -118,7 +131,7 @@ class WaitingRoomTest {
   void theLineMovesAtTheRateWithinTenPercentOverThirtySeconds() {
     ActorRef<WaitingRoom.Command> room = room();
     ask(room, r -> new WaitingRoom.SetSchedule(schedule(1200, 100_000), r));
-    room.tell(new WaitingRoom.LobbyJoined(50_000));
+    lobby(room, 5_000);
     startSale(room);
     tickFor(room, 30);
     long admitted = manifest(room).admittedUpTo();
@@ -130,7 +143,7 @@ class WaitingRoomTest {
   void theCapOnActiveShoppersHoldsAndFreesAsShoppersLeave() {
     ActorRef<WaitingRoom.Command> room = room();
     ask(room, r -> new WaitingRoom.SetSchedule(schedule(6000, 150), r));
-    room.tell(new WaitingRoom.LobbyJoined(10_000));
+    lobby(room, 10_000);
     startSale(room);
     tickFor(room, 20);
     assertEquals(150, manifest(room).admittedUpTo(), "100/s, but only 150 may shop at once");
@@ -146,7 +159,7 @@ class WaitingRoomTest {
   void pauseStopsAdmissionAndResumeGoesOnWithoutABurst() {
     ActorRef<WaitingRoom.Command> room = room();
     ask(room, r -> new WaitingRoom.SetSchedule(schedule(600, 100_000), r));
-    room.tell(new WaitingRoom.LobbyJoined(10_000));
+    lobby(room, 10_000);
     startSale(room);
     tickFor(room, 10);
     long before = manifest(room).admittedUpTo();
@@ -166,7 +179,7 @@ class WaitingRoomTest {
     ask(room, r -> new WaitingRoom.SetSchedule(schedule(600, 100_000), r));
     room.tell(new WaitingRoom.LeasePlaces(100, probe.getRef()));
     assertEquals("not_started", probe.expectMessageClass(WaitingRoom.Rejected.class).code());
-    room.tell(new WaitingRoom.LobbyJoined(500));
+    lobby(room, 500);
     startSale(room);
     room.tell(new WaitingRoom.LeasePlaces(100, probe.getRef()));
     assertEquals(new WaitingRoom.Leased(501, 600), probe.expectMessageClass(WaitingRoom.Leased.class));
@@ -178,7 +191,7 @@ class WaitingRoomTest {
   void scheduleSaltAndLineSurviveARestart() {
     ActorRef<WaitingRoom.Command> room = room();
     ask(room, r -> new WaitingRoom.SetSchedule(schedule(600, 100_000), r));
-    room.tell(new WaitingRoom.LobbyJoined(5000));
+    lobby(room, 5000);
     startSale(room);
     tickFor(room, 10);
     WaitingRoom.Manifest before = manifest(room);
@@ -195,10 +208,51 @@ class WaitingRoomTest {
   }
 
   @Test
+  void lobbyIndicesAreOnePerAskInOrderAndARestartNeverGivesOneTwice() {
+    ActorRef<WaitingRoom.Command> room = room();
+    TestProbe<WaitingRoom.Reply> probe = testKit.createTestProbe();
+    ask(room, r -> new WaitingRoom.SetSchedule(schedule(600, 100_000), r));
+    room.tell(new WaitingRoom.TakeLobbyIndex(probe.getRef()));
+    assertEquals("not_open", probe.expectMessageClass(WaitingRoom.Rejected.class).code());
+    lobby(room, 3);
+    testKit.stop(room);
+    ActorRef<WaitingRoom.Command> again = room();
+    again.tell(new WaitingRoom.TakeLobbyIndex(probe.getRef()));
+    assertTrue(probe.expectMessageClass(WaitingRoom.LobbyIndex.class).index() > 3, "an index given before the restart is never given again");
+    again.tell(new WaitingRoom.Left(2, 0));
+    again.tell(new WaitingRoom.Tick());
+    assertTrue(manifest(again).lobby() >= 0);
+    startSale(again);
+    again.tell(new WaitingRoom.TakeLobbyIndex(probe.getRef()));
+    assertEquals("started", probe.expectMessageClass(WaitingRoom.Rejected.class).code());
+  }
+
+  @Test
+  void aPlaceGivenUpIsReleasedAndNotCountedAsAShopper() {
+    ActorRef<WaitingRoom.Command> room = room();
+    ask(room, r -> new WaitingRoom.SetSchedule(schedule(6000, 150), r));
+    lobby(room, 1000);
+    startSale(room);
+    WaitingRoom.Manifest started = manifest(room);
+    // Ten lobby accounts give up before the line reaches them: their places are released.
+    for (long index = 1; index <= 10; index++) room.tell(new WaitingRoom.Left(index, 0));
+    long[] left = manifest(room).left();
+    assertEquals(10, left.length);
+    for (long index = 1; index <= 10; index++) {
+      assertTrue(java.util.Arrays.binarySearch(left, Lottery.place(index, started.salt(), started.cohortSize())) >= 0);
+    }
+    tickFor(room, 20);
+    WaitingRoom.Manifest m = manifest(room);
+    long releasedPassed = java.util.Arrays.stream(left).filter(p -> p <= m.admittedUpTo()).count();
+    assertEquals(150 + releasedPassed, m.admittedUpTo(), "released places do not use up the cap");
+    assertEquals(150, m.activeShoppers());
+  }
+
+  @Test
   void nobodyIsAdmittedOnceNoSeatIsLeft() {
     ActorRef<WaitingRoom.Command> room = room();
     ask(room, r -> new WaitingRoom.SetSchedule(schedule(6000, 100_000), r));
-    room.tell(new WaitingRoom.LobbyJoined(10_000));
+    lobby(room, 10_000);
     startSale(room);
     TestProbe<EventInventory.Reply> probe = testKit.createTestProbe();
     for (int i = 0; i < 1000; i++) {

@@ -88,7 +88,11 @@ public final class TestCluster implements AutoCloseable {
     return state.getShards().stream().anyMatch(s -> s.getEntityIds().contains(eventId));
   }
 
-  /** Creates a generated venue and an event on it through the admin API; {@code extra} adds JSON fields. */
+  /**
+   * Creates a generated venue and an event on it through the admin API; {@code extra} adds JSON
+   * fields. Events are created closed: unless {@code extra} schedules an {@code onsale}, the
+   * event is then opened as an open sale (no waiting room), which is what these tests shop.
+   */
   public static void createEvent(HttpFan admin, String venueId, int seats, String eventId, String extra) {
     HttpFan.Reply venue = admin.admin("POST", "/admin/venues", "{\"venueId\":\"" + venueId + "\",\"name\":\"V\",\"generate\":"
         + "{\"layout\":\"stadium\",\"seats\":" + seats + "}}");
@@ -96,6 +100,13 @@ public final class TestCluster implements AutoCloseable {
     HttpFan.Reply event = admin.admin("POST", "/admin/events", "{\"eventId\":\"" + eventId + "\",\"venueId\":\"" + venueId
         + "\",\"name\":\"S\"," + extra + "\"prices\":{\"floor\":100,\"lower\":50,\"upper\":20}}");
     if (event.status() != 201) throw new AssertionError("event: " + event);
+    if (!extra.contains("\"onsale\"")) open(admin, eventId);
+  }
+
+  /** Opens the event as an open sale (no waiting room). */
+  public static void open(HttpFan admin, String eventId) {
+    HttpFan.Reply opened = admin.admin("POST", "/admin/events/" + eventId + "/open", null);
+    if (opened.status() != 200) throw new AssertionError("open: " + opened);
   }
 
   @Override

@@ -1,0 +1,227 @@
+package io.boxoffice.hostile;
+
+import static io.boxoffice.hostile.Hostile.keepingCookie;
+import static io.boxoffice.hostile.Hostile.refused;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.typesafe.config.ConfigFactory;
+import io.boxoffice.Node;
+import io.boxoffice.support.HttpFan;
+import io.boxoffice.support.MutableClock;
+import io.boxoffice.support.TestNode;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The waiting room against fans who game it: joining over and over without a cookie, coming
+ * back from another device or network, replaying a token from before admission, leaving and
+ * rejoining. The lobby counts accounts, places are distinct and kept, a window starts once.
+ */
+class WaitingRoomAttacksIntegrationTest {
+  static final MutableClock clock = new MutableClock(Instant.parse("2026-12-01T09:00:00Z"));
+  static Node node;
+  static HttpFan admin;
+
+  @BeforeAll
+  static void start() throws Exception {
+    node = TestNode.postgres(clock, TestNode.payments(), ConfigFactory.parseString(
+        "boxoffice.bots.rate-limits.per-account { burst = 1000, per-second = 1000 }\n"
+            + "boxoffice.bots.rate-limits.per-prefix { burst = 100000, per-second = 100000 }"));
+    admin = new HttpFan(node.httpPort());
+  }
+
+  @AfterAll
+  static void stop() {
+    node.stop();
+  }
+
+  /** An event whose lobby is open now and whose sale starts in ten minutes. */
+  static String onSale(int perMinute, int maxActive) {
+    String id = "wa-" + UUID.randomUUID().toString().substring(0, 8);
+    assertEquals(201, admin.admin("POST", "/admin/venues", "{\"venueId\":\"v-" + id + "\",\"name\":\"Hall\",\"generate\":"
+        + "{\"layout\":\"stadium\",\"seats\":1000}}").status());
+    HttpFan.Reply created = admin.admin("POST", "/admin/events", "{\"eventId\":\"" + id + "\",\"venueId\":\"v-" + id
+        + "\",\"name\":\"Show\",\"prices\":{\"floor\":100,\"lower\":50,\"upper\":20},\"onsale\":{\"lobbyOpensAt\":\""
+        + clock.instant() + "\",\"startsAt\":\"" + clock.instant().plusSeconds(600) + "\",\"admissionPerMinute\":" + perMinute
+        + ",\"maxActiveShoppers\":" + maxActive + "}}");
+    assertEquals(201, created.status(), created.body());
+    return id;
+  }
+
+  static HttpFan fan() {
+    HttpFan fan = new HttpFan(node.httpPort());
+    fan.signUp("wa-" + UUID.randomUUID() + "@example.com");
+    return fan;
+  }
+
+  /** The same account on a new device (no queue cookie) from another network. */
+  static HttpFan newDevice(HttpFan fan) {
+    return new HttpFan(node.httpPort()).withCookie(fan.cookie());
+  }
+
+  static HttpFan.Reply join(HttpFan fan, String e, String... headers) {
+    return keepingCookie(fan, e, fan.send("POST", "/api/events/" + e + "/queue", "{}", headers));
+  }
+
+  static JsonNode status(HttpFan fan, String e, String... headers) {
+    HttpFan.Reply r = keepingCookie(fan, e, fan.send("GET", "/api/events/" + e + "/queue/status", null, headers));
+    assertEquals(200, r.status(), r.body());
+    return r.json();
+  }
+
+  static JsonNode stats(String e) {
+    return admin.admin("GET", "/admin/events/" + e + "/stats", null).json();
+  }
+
+  static void awaitStats(String e, Predicate<JsonNode> condition) {
+    await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(100)).until(() -> condition.test(stats(e)));
+  }
+
+  /** Starts the sale: the clock passes the start and the room's next tick draws the lottery. */
+  static void startSale(String e) {
+    clock.advance(Duration.ofMinutes(10));
+    awaitStats(e, s -> s.get("state").asText().equals("waiting"));
+  }
+
+  @Test
+  void oneAccountJoiningFortyTimesWithoutACookieCountsOnce() {
+    String e = onSale(600, 1000);
+    HttpFan bot = fan();
+    List<CompletableFuture<HttpFan.Reply>> joins = new ArrayList<>();
+    for (int i = 0; i < 40; i++) {
+      // A fresh client each time: no queue cookie, and a different network for every other one.
+      joins.add(newDevice(bot).sendAsync("POST", "/api/events/" + e + "/queue", "{}", "X-Forwarded-For", "198.51." + i + ".7"));
+    }
+    for (CompletableFuture<HttpFan.Reply> j : joins) {
+      HttpFan.Reply r = j.join();
+      assertEquals(200, r.status(), r.body());
+      assertEquals("lobby", r.json().get("state").asText());
+    }
+    for (int i = 0; i < 40; i++) assertEquals(200, join(newDevice(bot), e).status());
+    HttpFan honest = fan();
+    assertEquals(200, join(honest, e).status());
+    awaitStats(e, s -> s.get("lobby").asInt() == 2);
+    // Still 2 a few ticks later: nothing was counted twice on the way.
+    clock.advance(Duration.ofSeconds(2));
+    awaitStats(e, s -> s.get("lobby").asInt() == 2);
+
+    startSale(e);
+    Map<String, Integer> positions = new HashMap<>();
+    positions.put("bot", join(newDevice(bot), e).json().get("position").asInt());
+    positions.put("honest", status(honest, e).get("position").asInt());
+    assertNotEquals(positions.get("bot"), positions.get("honest"), "distinct places");
+    assertTrue(positions.values().stream().allMatch(p -> p >= 1 && p <= 2), "a cohort of two accounts has places 1 and 2: " + positions);
+  }
+
+  @Test
+  void lobbyPlacesAreDistinctAndKeptFromAnyDeviceOrNetwork() {
+    String e = onSale(1, 100_000);
+    List<HttpFan> fans = new ArrayList<>();
+    for (int i = 0; i < 30; i++) {
+      HttpFan f = fan();
+      assertEquals("lobby", join(f, e).json().get("state").asText());
+      fans.add(f);
+    }
+    HttpFan lostBeforeStart = fans.get(0);
+    // Before the start, a new device joins the same lobby entry.
+    assertEquals(200, join(newDevice(lostBeforeStart), e, "X-Forwarded-For", "203.0.113.9").status());
+    awaitStats(e, s -> s.get("lobby").asInt() == 30);
+    startSale(e);
+    List<Integer> places = new ArrayList<>();
+    for (HttpFan f : fans) places.add(status(f, e).get("position").asInt());
+    assertEquals(30, new HashSet<>(places).size(), "30 accounts, 30 distinct places: " + places);
+    assertTrue(places.stream().allMatch(p -> p >= 1 && p <= 30), "the cohort's places are 1..30: " + places);
+    for (int i = 0; i < 5; i++) {
+      // Cookies gone, another network (mobile, CGNAT): the same place, not a new one at the back.
+      HttpFan device = newDevice(fans.get(i));
+      HttpFan.Reply again = join(device, e, "X-Forwarded-For", "192.0.2." + (10 + i));
+      assertEquals(200, again.status(), again.body());
+      assertEquals(places.get(i).intValue(), again.json().get("position").asInt(), "account " + i + " kept its place");
+      assertEquals(places.get(i).intValue(), status(device, e, "X-Forwarded-For", "192.0.2." + (10 + i)).get("position").asInt());
+    }
+    HttpFan late = fan();
+    int latePlace = join(late, e).json().get("position").asInt();
+    assertTrue(latePlace > 30, "a later arrival queues behind the lobby: " + latePlace);
+    assertEquals(latePlace, join(newDevice(late), e, "X-Forwarded-For", "192.0.2.99").json().get("position").asInt(),
+        "one account, one place, for later arrivals too");
+  }
+
+  @Test
+  void aTokenFromBeforeAdmissionNeverRestartsTheWindow() {
+    String e = onSale(60_000, 100_000);
+    HttpFan fan = fan();
+    join(fan, e);
+    startSale(e);
+    // The token as it was before admission: the place, not yet admitted.
+    assertEquals("waiting", status(fan, e).get("state").asText());
+    String beforeAdmission = fan.queueCookie(e);
+    clock.advance(Duration.ofSeconds(2));
+    awaitStats(e, s -> s.get("admittedUpTo").asInt() >= 1);
+    HttpFan.Reply hold = fan.send("POST", "/api/events/" + e + "/cart/holds", "{\"best\":{\"quantity\":1}}");
+    assertEquals(200, hold.status(), hold.body());
+
+    // 20 minutes on, the old token still shops, but inside the window that began at admission.
+    clock.advance(Duration.ofMinutes(20));
+    HttpFan replay = newDevice(fan).withQueueCookie(e, beforeAdmission);
+    assertEquals("admitted", status(replay, e).get("state").asText());
+    // 11 minutes later the window (30 minutes from admission) is over, however fresh the last replay.
+    clock.advance(Duration.ofMinutes(11));
+    HttpFan again = newDevice(fan).withQueueCookie(e, beforeAdmission);
+    refused(again.send("POST", "/api/events/" + e + "/cart/holds", "{\"best\":{\"quantity\":1}}"), 403, "not_admitted");
+    assertEquals("closed", status(again, e).get("state").asText());
+    refused(fan.send("POST", "/api/events/" + e + "/cart/holds", "{\"best\":{\"quantity\":1}}"), 403, "not_admitted");
+    // Joining again gives the same place, whose window is over.
+    HttpFan rejoin = newDevice(fan);
+    join(rejoin, e);
+    refused(rejoin.send("POST", "/api/events/" + e + "/cart/holds", "{\"best\":{\"quantity\":1}}"), 403, "not_admitted");
+  }
+
+  @Test
+  void leavingReleasesThePlaceForGood() {
+    String e = onSale(60_000, 100_000);
+    HttpFan leaver = fan();
+    HttpFan stayer = fan();
+    join(leaver, e);
+    join(stayer, e);
+    startSale(e);
+    clock.advance(Duration.ofSeconds(2));
+    awaitStats(e, s -> s.get("admittedUpTo").asInt() >= 2);
+    assertEquals("admitted", status(leaver, e).get("state").asText());
+    assertEquals("admitted", status(stayer, e).get("state").asText());
+    int place = status(leaver, e).get("position").asInt();
+    String token = leaver.queueCookie(e);
+    awaitStats(e, s -> s.get("activeShoppers").asInt() == 2);
+
+    HttpFan.Reply left = keepingCookie(leaver, e, leaver.send("DELETE", "/api/events/" + e + "/queue", null));
+    assertEquals(204, left.status(), left.body());
+    assertTrue(left.headers().allValues("Set-Cookie").stream().anyMatch(c -> c.startsWith("bo_q_" + e + "=;")), "the cookie is cleared");
+    awaitStats(e, s -> s.get("activeShoppers").asInt() == 1);
+    // A copy of the token kept from before does not shop any more.
+    HttpFan copy = newDevice(leaver).withQueueCookie(e, token);
+    await().atMost(Duration.ofSeconds(10)).until(() -> copy.send("POST", "/api/events/" + e + "/cart/holds",
+        "{\"best\":{\"quantity\":1}}").status() == 403);
+    refused(copy.send("POST", "/api/events/" + e + "/cart/holds", "{\"best\":{\"quantity\":1}}"), 403, "not_admitted");
+    assertEquals(204, leaver.send("DELETE", "/api/events/" + e + "/queue", null).status(), "leaving twice is harmless");
+    awaitStats(e, s -> s.get("activeShoppers").asInt() == 1);
+    // Rejoining gives a place at the back, not the old one.
+    HttpFan.Reply back = join(newDevice(leaver), e);
+    assertEquals(200, back.status(), back.body());
+    assertTrue(back.json().get("position").asInt() > 2, "rejoining queues at the back: " + back.body() + " (was " + place + ")");
+    assertEquals("admitted", status(stayer, e).get("state").asText(), "the other fan is untouched");
+  }
+}
