@@ -67,6 +67,7 @@ import org.apache.pekko.actor.typed.Props;
 import org.apache.pekko.actor.typed.pubsub.Topic;
 import org.apache.pekko.actor.typed.DispatcherSelector;
 import org.apache.pekko.actor.typed.RecipientRef;
+import org.apache.pekko.actor.typed.javadsl.AskPattern;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.cluster.sharding.typed.javadsl.ClusterSharding;
 import org.apache.pekko.cluster.typed.Cluster;
@@ -163,7 +164,7 @@ public final class Node {
           Topic.create(WaitingRoom.Manifest.class, Manifests.TOPIC), Manifests.TOPIC, Props.empty());
       WaitingRoom.init(system, new WaitingRoomSettings(clock, bo.getDuration("queue.tick"), bo.getDuration("queue.admission-window"),
           refs.inventories(), m -> manifestTopic.tell(Topic.publish(m)), askTimeout));
-      OnSaleKeeper.init(system, bo.getDuration("queue.keeper-interval"));
+      ActorRef<OnSaleKeeper.Command> keeper = OnSaleKeeper.init(system, bo.getDuration("queue.keeper-interval"));
       QueuePlace.init(system, refs.rooms(), askTimeout);
       PresaleRegistry.init(system);
       TicketWallet.init(system);
@@ -171,7 +172,8 @@ public final class Node {
       Venue.init(system);
 
       Function<HttpRequest, CompletionStage<HttpResponse>> handler =
-          routes(system, config, clock, askTimeout, barcodes, inventorySettings, refs, manifestTopic, queueSettings, payments, metrics);
+          routes(system, config, clock, askTimeout, barcodes, inventorySettings, refs, manifestTopic, keeper, queueSettings,
+              payments, metrics);
       ClusterGauges.register(system, metrics);
       ServerBinding binding = Http.get(system)
           .newServerAt(bo.getString("http.interface"), bo.getInt("http.port"))
@@ -191,6 +193,7 @@ public final class Node {
   private static Function<HttpRequest, CompletionStage<HttpResponse>> routes(ActorSystem<Void> system, Config config, Clock clock, Duration askTimeout, Barcode barcodes,
                               InventorySettings inventorySettings, Refs refs,
                               ActorRef<Topic.Command<WaitingRoom.Manifest>> manifestTopic,
+                              ActorRef<OnSaleKeeper.Command> keeper,
                               QueueTokenSettings queueSettings, PaymentGateway payments, Metrics metrics) {
     Config bo = config.getConfig("boxoffice");
     Api api = new Api(system, askTimeout, bo.getBytes("http.max-body-bytes"));
@@ -213,7 +216,13 @@ public final class Node {
         bots.powChallengeTtl(), bots.powUsedMax());
     // The events this node knows are those whose manifests it heard: metrics are kept for those alone.
     Manifests[] manifestsHolder = new Manifests[1];
-    Manifests manifests = new Manifests(system, manifestTopic, eventId -> metrics.watch(eventId, manifestsHolder[0]));
+    // A starting node learns from the keeper which events exist, so that it can tell a made-up
+    // id (404) from an event whose room it has not heard yet (503) without asking any room.
+    Manifests.Catalogue catalogue = () -> AskPattern.<OnSaleKeeper.Command, OnSaleKeeper.Events>ask(
+            keeper, OnSaleKeeper.ListEvents::new, askTimeout, system.scheduler())
+        .thenCompose(e -> e.complete() ? CompletableFuture.completedFuture(e.eventIds())
+            : CompletableFuture.failedFuture(new IllegalStateException("the keeper is still reading the journal")));
+    Manifests manifests = new Manifests(system, manifestTopic, catalogue, eventId -> metrics.watch(eventId, manifestsHolder[0]));
     manifestsHolder[0] = manifests;
     EdgeLine line = new EdgeLine(refs.rooms(), system.scheduler(), askTimeout);
     system.scheduler().scheduleWithFixedDelay(Duration.ofSeconds(1), Duration.ofSeconds(1), line::report, system.executionContext());

@@ -29,20 +29,24 @@ public final class Manifests {
   private final Map<String, WaitingRoom.Manifest> byEvent = new ConcurrentHashMap<>();
   private final Map<String, CompletableFuture<WaitingRoom.Manifest>> awaited = new ConcurrentHashMap<>();
   /**
-   * How long after start an unheard event is "try again" (503) rather than unknown (404): every
-   * running room publishes each second, but after a whole-cluster restart the rooms first have
-   * to be started again by the keeper. Warm until a few seconds after the first manifest heard,
-   * at most {@link #WARM_UP_MAX_MILLIS}.
+   * Every event created in the cluster, as the journal's record said when this node started
+   * (see {@link Catalogue}); null until it has been read. An id in it that this node has not
+   * heard yet is a room still starting (503, try again); an id in neither is unknown (404).
    */
-  private static final long WARM_UP_MAX_MILLIS = 15_000;
-  private static final long WARM_UP_AFTER_FIRST_MILLIS = 3_000;
+  private volatile java.util.Set<String> catalogued;
+  private final CompletableFuture<java.util.Set<String>> catalogueRead = new CompletableFuture<>();
+
+  /** The ids of every event created, or a stage that fails while they cannot be told yet. */
+  public interface Catalogue {
+    CompletionStage<java.util.Set<String>> eventIds();
+  }
 
   private final Consumer<String> onNewEvent;
-  private final long startedAt = System.currentTimeMillis();
-  private volatile long firstHeardAt;
 
-  public Manifests(ActorSystem<?> system, ActorRef<Topic.Command<WaitingRoom.Manifest>> topic, Consumer<String> onNewEvent) {
+  public Manifests(ActorSystem<?> system, ActorRef<Topic.Command<WaitingRoom.Manifest>> topic, Catalogue catalogue,
+                   Consumer<String> onNewEvent) {
     this.onNewEvent = onNewEvent;
+    readCatalogue(system, catalogue);
     ActorRef<WaitingRoom.Manifest> listener = system.systemActorOf(
         Behaviors.receiveMessage(m -> {
           remember(m);
@@ -54,7 +58,6 @@ public final class Manifests {
   /** Remembers a manifest heard from the topic (only created events publish one). */
   public void remember(WaitingRoom.Manifest m) {
     if (m.state().equals("unknown")) return;
-    if (firstHeardAt == 0) firstHeardAt = System.currentTimeMillis();
     WaitingRoom.Manifest before = byEvent.putIfAbsent(m.eventId(), m);
     if (before == null) onNewEvent.accept(m.eventId());
     else byEvent.merge(m.eventId(), m, (old, next) -> next.updatedAt() >= old.updatedAt() ? next : old);
@@ -67,21 +70,48 @@ public final class Manifests {
     return byEvent.get(eventId);
   }
 
-  /** The event's manifest, or an {@link ApiError} for an event this node has not heard of ({@link #unknown}). */
+  /**
+   * The event's manifest. An event in the catalogue that this node has not heard yet (its room
+   * is starting) is waited for, at most {@link #ROOM_START_WAIT}; otherwise an {@link ApiError}
+   * ({@link #unknown(String)}). Made-up ids never wait: the catalogue does not hold them.
+   */
   public CompletionStage<WaitingRoom.Manifest> current(String eventId) {
     WaitingRoom.Manifest m = byEvent.get(eventId);
-    return m != null ? CompletableFuture.completedFuture(m) : CompletableFuture.failedFuture(unknown());
+    if (m != null) return CompletableFuture.completedFuture(m);
+    // Before the catalogue is read, and for a catalogued room not heard yet, the wait is bounded
+    // and shared: a flood of made-up ids waits on the same catalogue and then costs nothing.
+    return catalogueRead.copy().orTimeout(ROOM_START_WAIT.toMillis(), TimeUnit.MILLISECONDS)
+        .exceptionallyCompose(e -> CompletableFuture.failedFuture(unknown(eventId)))
+        .thenCompose(c -> {
+          if (!c.contains(eventId)) return CompletableFuture.failedFuture(unknown(eventId));
+          return awaitHeard(eventId, heard -> true, ROOM_START_WAIT)
+              .exceptionallyCompose(e -> CompletableFuture.failedFuture(unknown(eventId)));
+        });
   }
 
-  /** 404 for an event this node has not heard of; 503 in the first seconds after start, while the rooms are still being heard. */
-  public ApiError unknown() {
-    long now = System.currentTimeMillis();
-    long first = firstHeardAt;
-    boolean warming = now - startedAt < WARM_UP_MAX_MILLIS && (first == 0 || now - first < WARM_UP_AFTER_FIRST_MILLIS);
-    if (warming) {
-      return new ApiError(503, "unavailable", "this node is starting, try again");
-    }
+  /** How long a request waits for the room of a catalogued event to be heard before it is told to try again. */
+  private static final Duration ROOM_START_WAIT = Duration.ofSeconds(3);
+
+  /**
+   * 404 for an event that does not exist; 503 (try again) while this node cannot tell yet: the
+   * catalogue is not read, or the event is in it but its room has not been heard.
+   */
+  public ApiError unknown(String eventId) {
+    java.util.Set<String> c = catalogued;
+    if (c == null || c.contains(eventId)) return new ApiError(503, "unavailable", "this event is starting on this node, try again");
     return notFound();
+  }
+
+  /** Reads the catalogue until it answers, once a second; then the topic alone keeps this node up to date. */
+  private void readCatalogue(ActorSystem<?> system, Catalogue catalogue) {
+    catalogue.eventIds().whenComplete((ids, error) -> {
+      if (ids != null) {
+        catalogued = java.util.Set.copyOf(ids);
+        catalogueRead.complete(catalogued);
+      } else if (!system.whenTerminated().isCompleted()) {
+        system.scheduler().scheduleOnce(Duration.ofSeconds(1), () -> readCatalogue(system, catalogue), system.executionContext());
+      }
+    });
   }
 
   /** Every event this node knows. */

@@ -93,9 +93,8 @@ public final class QueueRoutes extends AllDirectives {
   /** Signed in, within the rate limits, for an event this node knows (404 otherwise: nothing is asked or kept). */
   private Route fan(String eventId, java.util.function.BiFunction<String, String, Route> inner) {
     if (!VenueLayout.isValidEntityId(eventId)) return complete(api.error(Manifests.notFound()));
-    return identity.account(account -> fans.prefix(prefix -> fans.limited(account, prefix, () -> manifests.known(eventId) == null
-        ? complete(api.error(manifests.unknown()))
-        : inner.apply(account, prefix))));
+    return identity.account(account -> fans.prefix(prefix -> fans.limited(account, prefix,
+        () -> onSuccess(manifests.current(eventId), known -> inner.apply(account, prefix)))));
   }
 
   private static ApiError notOnSale() {
