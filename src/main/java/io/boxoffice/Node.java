@@ -3,6 +3,8 @@ package io.boxoffice;
 import com.typesafe.config.Config;
 import io.boxoffice.accounts.Account;
 import io.boxoffice.accounts.AccountRoutes;
+import io.boxoffice.accounts.AccountSettings;
+import io.boxoffice.accounts.HashingPool;
 import io.boxoffice.accounts.IdentityToken;
 import io.boxoffice.accounts.PasswordHasher;
 import io.boxoffice.admin.AdminRoutes;
@@ -195,7 +197,6 @@ public final class Node {
     IdentityToken identityTokens = new IdentityToken(Hmac.fromBase64OrRandom(secret(bo, "identity-key", "sign-in cookies")),
         clock, Duration.ofHours(bo.getInt("accounts.session-hours")));
     Identity identity = new Identity(identityTokens, api);
-    Executor blocking = system.dispatchers().lookup(DispatcherSelector.fromConfig("boxoffice.blocking-dispatcher"));
     EventViews views = new EventViews(refs.inventories(), system.scheduler(), api.mapper(), clock, askTimeout,
         inventorySettings.availabilityInterval());
 
@@ -218,8 +219,17 @@ public final class Node {
     system.scheduler().scheduleWithFixedDelay(Duration.ofSeconds(1), Duration.ofSeconds(1), line::report, system.executionContext());
     Bulkhead bulkhead = new Bulkhead(bo.getInt("edge.per-event-in-flight"));
 
+    AccountSettings accountSettings = AccountSettings.from(config);
+    HashingPool hashing = new HashingPool(accountSettings.hashingThreads(), accountSettings.hashingQueue());
+    system.getWhenTerminated().thenRun(hashing::close);
+    // Attempts a second are a matter of real time, whatever clock the sale runs on.
+    Clock wall = Clock.systemUTC();
+    FanContext signInLimits = new FanContext(ClientPrefix.fromConfig(config),
+        new TokenBuckets(accountSettings.perEmail().burst(), accountSettings.perEmail().perSecond(), accountSettings.maxKeys(), wall),
+        new TokenBuckets(accountSettings.perPrefix().burst(), accountSettings.perPrefix().perSecond(), accountSettings.maxKeys(), wall),
+        api);
     AccountRoutes accounts = new AccountRoutes(system, api, identityTokens,
-        new PasswordHasher(bo.getInt("accounts.pbkdf2-iterations")), blocking);
+        new PasswordHasher(accountSettings.pbkdf2Iterations()), hashing, signInLimits);
     AdminRoutes admin = new AdminRoutes(system, api, token(bo, "admin-token", "Admin"), bo.getBytes("http.max-admin-body-bytes"),
         presale, refs.registries(), payments instanceof PaymentSimulator sim ? sim : null);
     BulkheadDirectives bulkheads = new BulkheadDirectives(bulkhead, api, metrics);
@@ -274,7 +284,7 @@ public final class Node {
     hikari.setPoolName("payment-simulator");
     com.zaxxer.hikari.HikariDataSource source = new com.zaxxer.hikari.HikariDataSource(hikari);
     system.getWhenTerminated().thenRun(source::close);
-    Executor blocking = system.dispatchers().lookup(DispatcherSelector.fromConfig("boxoffice.blocking-dispatcher"));
+    Executor blocking = system.dispatchers().lookup(DispatcherSelector.fromConfig("boxoffice.payment-dispatcher"));
     return new PaymentSimulator(p.getDuration("slow-delay"), p.getDouble("failure-rate"), new JdbcLedger(source), blocking);
   }
 
