@@ -1,11 +1,8 @@
 package io.boxoffice.edge;
 
 import io.boxoffice.queue.TokenBuckets;
-import java.net.InetAddress;
-import java.util.Optional;
 import java.util.function.Function;
 import java.util.function.Supplier;
-import org.apache.pekko.http.javadsl.model.AttributeKeys;
 import org.apache.pekko.http.javadsl.model.headers.RetryAfter;
 import org.apache.pekko.http.javadsl.server.AllDirectives;
 import org.apache.pekko.http.javadsl.server.Route;
@@ -30,12 +27,7 @@ public final class FanContext extends AllDirectives {
 
   /** The client network prefix of the request, e.g. {@code 203.0.113.0/24}. */
   public Route prefix(Function<String, Route> inner) {
-    return extractRequest(request -> {
-      Optional<InetAddress> peer = request.getAttribute(AttributeKeys.remoteAddress).flatMap(a -> a.getAddress());
-      Optional<String> forwarded = request.getHeader(ClientPrefix.FORWARDED_FOR).map(h -> h.value());
-      InetAddress address = peer.orElseGet(InetAddress::getLoopbackAddress);
-      return inner.apply(prefixes.of(address, forwarded));
-    });
+    return extractRequest(request -> inner.apply(prefixes.of(request)));
   }
 
   /** Runs {@code inner} if both the account's and the prefix's buckets have a token, else 429. */
