@@ -13,6 +13,7 @@ import io.boxoffice.cart.CartSettings;
 import io.boxoffice.cart.CheckoutRecovery;
 import io.boxoffice.cart.ShopRoutes;
 import io.boxoffice.edge.Api;
+import io.boxoffice.edge.BrowserGuards;
 import io.boxoffice.edge.Bulkhead;
 import io.boxoffice.edge.BulkheadDirectives;
 import io.boxoffice.edge.EventViews;
@@ -250,7 +251,7 @@ public final class Node {
     PageRoutes pages = new PageRoutes(identityTokens, ClientPrefix.fromConfig(config), manifests, queueTokens, clock, tokenMaxAge);
     org.apache.pekko.japi.function.Function<HttpRequest, CompletionStage<HttpResponse>> treeHandler = tree.handler(system);
     // The page the whole crowd repeats skips the routing tree; everything else goes through it.
-    return request -> {
+    return new BrowserGuards(api).around(request -> {
       long started = System.nanoTime();
       CompletionStage<HttpResponse> response;
       Optional<CompletionStage<HttpResponse>> page = pages.handle(request);
@@ -265,7 +266,7 @@ public final class Node {
       }
       io.micrometer.core.instrument.Timer timer = metrics.route(RouteNames.of(request));
       return response.whenComplete((r, e) -> timer.record(System.nanoTime() - started, TimeUnit.NANOSECONDS));
-    };
+    });
   }
 
   /** The built-in payment simulator, its ledger in the database unless configured in memory. */
