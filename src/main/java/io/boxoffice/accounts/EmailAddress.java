@@ -9,7 +9,8 @@ import java.util.Optional;
 
 /**
  * An email address as sign-up and sign-in accept it: trimmed and lower-cased, at most 254
- * characters, one {@code @} between a local part of at most 64 characters and a dotted domain,
+ * characters, one {@code @} between a local part of at most 64 characters and a dotted domain
+ * (labels of at most 63),
  * no whitespace, control or invisible format characters, none of {@code "(),:;<>[\]}.
  * Anything else is refused before it reaches an entity, a query or a log line.
  *
@@ -20,6 +21,8 @@ import java.util.Optional;
 public final class EmailAddress {
   public static final int MAX_LENGTH = 254;
   private static final int MAX_LOCAL = 64;
+  /** A DNS label. */
+  private static final int MAX_LABEL = 63;
   private static final String FORBIDDEN = "\"(),:;<>[\\]";
 
   private final String normalized;
@@ -44,6 +47,9 @@ public final class EmailAddress {
     if (domain.isEmpty() || domain.startsWith(".") || domain.endsWith(".") || !domain.contains(".") || domain.contains("..")
         || domain.startsWith("-")) {
       return Optional.empty();
+    }
+    for (String label : domain.split("\\.")) {
+      if (label.length() > MAX_LABEL) return Optional.empty();
     }
     for (int i = 0; i < s.length(); ) {
       int cp = s.codePointAt(i);

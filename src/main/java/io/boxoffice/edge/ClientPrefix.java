@@ -4,10 +4,6 @@ import com.typesafe.config.Config;
 import java.net.InetAddress;
 import java.util.List;
 import java.util.Optional;
-import java.util.StringJoiner;
-import org.apache.pekko.http.javadsl.model.AttributeKeys;
-import org.apache.pekko.http.javadsl.model.HttpHeader;
-import org.apache.pekko.http.javadsl.model.HttpRequest;
 
 /**
  * The client network prefix of a request ({@code 203.0.113.0/24}, {@code 2001:db8:1::/48}):
@@ -44,18 +40,12 @@ public final class ClientPrefix {
   }
 
   /**
-   * The prefix of the client of {@code request}: its TCP peer, and every {@code X-Forwarded-For}
-   * header line in order (a proxy may append a line of its own rather than extend the client's,
-   * so reading only the first would let the client choose its prefix).
+   * The prefix of the client behind {@code peer}, given every {@code X-Forwarded-For} header line
+   * in the order they came (a proxy may append a line of its own rather than extend the
+   * client's, so reading only the first would let the client choose its prefix).
    */
-  public String of(HttpRequest request) {
-    InetAddress peer = request.getAttribute(AttributeKeys.remoteAddress).flatMap(a -> a.getAddress())
-        .orElseGet(InetAddress::getLoopbackAddress);
-    StringJoiner forwarded = new StringJoiner(",");
-    for (HttpHeader h : request.getHeaders()) {
-      if (h.lowercaseName().equals("x-forwarded-for")) forwarded.add(h.value());
-    }
-    return of(peer, forwarded.length() == 0 ? Optional.empty() : Optional.of(forwarded.toString()));
+  public String of(InetAddress peer, List<String> forwardedForLines) {
+    return of(peer, forwardedForLines.isEmpty() ? Optional.empty() : Optional.of(String.join(",", forwardedForLines)));
   }
 
   private boolean isTrusted(byte[] address) {

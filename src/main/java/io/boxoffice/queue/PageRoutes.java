@@ -2,6 +2,7 @@ package io.boxoffice.queue;
 
 import io.boxoffice.accounts.IdentityToken;
 import io.boxoffice.edge.ClientPrefix;
+import io.boxoffice.edge.FanContext;
 import io.boxoffice.edge.Manifests;
 import io.boxoffice.venue.VenueLayout;
 import java.io.IOException;
@@ -91,7 +92,7 @@ public final class PageRoutes {
   private HttpResponse choose(HttpRequest request, String eventId, String account, String token, WaitingRoom.Manifest m) {
     if (Standing.openSale(m)) return shop;
     if (token == null) return waitingRoom;
-    String prefix = prefixes.of(request);
+    String prefix = FanContext.prefixOf(prefixes, request);
     QueueToken.Verification v = tokens.verify(token, eventId, account, prefix);
     if (!(v instanceof QueueToken.Valid valid)) return waitingRoom;
     Standing s = Standing.of(valid.claims(), m, tokens, clock.millis());

@@ -114,7 +114,7 @@ class ClientPrefixTest {
         .withHeaders(List.of( // in the order they came on the wire
             org.apache.pekko.http.javadsl.model.headers.RawHeader.create("X-Forwarded-For", "1.2.3.4"),
             org.apache.pekko.http.javadsl.model.headers.RawHeader.create("X-Forwarded-For", "198.51.100.9, 203.0.113.5")));
-    assertEquals("203.0.113.0/24", behindLb.of(request), "the proxy's own line, not the client's first one");
-    assertEquals("10.1.2.0/24", loopbackOnly.of(request), "an untrusted peer's header is ignored");
+    assertEquals("203.0.113.0/24", FanContext.prefixOf(behindLb, request), "the proxy's own line, not the client's first one");
+    assertEquals("10.1.2.0/24", FanContext.prefixOf(loopbackOnly, request), "an untrusted peer's header is ignored");
   }
 }
