@@ -3,6 +3,8 @@ package io.boxoffice;
 import com.typesafe.config.Config;
 import io.boxoffice.accounts.Account;
 import io.boxoffice.accounts.AccountRoutes;
+import io.boxoffice.accounts.AccountSettings;
+import io.boxoffice.accounts.HashingPool;
 import io.boxoffice.accounts.IdentityToken;
 import io.boxoffice.accounts.PasswordHasher;
 import io.boxoffice.admin.AdminRoutes;
@@ -11,6 +13,7 @@ import io.boxoffice.cart.CartSettings;
 import io.boxoffice.cart.CheckoutRecovery;
 import io.boxoffice.cart.ShopRoutes;
 import io.boxoffice.edge.Api;
+import io.boxoffice.edge.BrowserGuards;
 import io.boxoffice.edge.Bulkhead;
 import io.boxoffice.edge.BulkheadDirectives;
 import io.boxoffice.edge.EventViews;
@@ -200,7 +203,6 @@ public final class Node {
     IdentityToken identityTokens = new IdentityToken(Hmac.fromBase64OrRandom(secret(bo, "identity-key", "sign-in cookies")),
         clock, Duration.ofHours(bo.getInt("accounts.session-hours")));
     Identity identity = new Identity(identityTokens, api);
-    Executor blocking = system.dispatchers().lookup(DispatcherSelector.fromConfig("boxoffice.blocking-dispatcher"));
     EventViews views = new EventViews(refs.inventories(), system.scheduler(), api.mapper(), clock, askTimeout,
         inventorySettings.availabilityInterval());
 
@@ -228,8 +230,17 @@ public final class Node {
     system.scheduler().scheduleWithFixedDelay(Duration.ofSeconds(1), Duration.ofSeconds(1), line::report, system.executionContext());
     Bulkhead bulkhead = new Bulkhead(bo.getInt("edge.per-event-in-flight"));
 
+    AccountSettings accountSettings = AccountSettings.from(config);
+    HashingPool hashing = new HashingPool(accountSettings.hashingThreads(), accountSettings.hashingQueue());
+    system.getWhenTerminated().thenRun(hashing::close);
+    // Attempts a second are a matter of real time, whatever clock the sale runs on.
+    Clock wall = Clock.systemUTC();
+    FanContext signInLimits = new FanContext(ClientPrefix.fromConfig(config),
+        new TokenBuckets(accountSettings.perEmail().burst(), accountSettings.perEmail().perSecond(), accountSettings.maxKeys(), wall),
+        new TokenBuckets(accountSettings.perPrefix().burst(), accountSettings.perPrefix().perSecond(), accountSettings.maxKeys(), wall),
+        api);
     AccountRoutes accounts = new AccountRoutes(system, api, identityTokens,
-        new PasswordHasher(bo.getInt("accounts.pbkdf2-iterations")), blocking);
+        new PasswordHasher(accountSettings.pbkdf2Iterations()), hashing, signInLimits);
     AdminRoutes admin = new AdminRoutes(system, api, token(bo, "admin-token", "Admin"), bo.getBytes("http.max-admin-body-bytes"),
         presale, refs.registries(), payments instanceof PaymentSimulator sim ? sim : null, manifests);
     BulkheadDirectives bulkheads = new BulkheadDirectives(bulkhead, api, metrics);
@@ -247,7 +258,7 @@ public final class Node {
     PageRoutes pages = new PageRoutes(identityTokens, ClientPrefix.fromConfig(config), manifests, queueTokens, clock, tokenMaxAge);
     org.apache.pekko.japi.function.Function<HttpRequest, CompletionStage<HttpResponse>> treeHandler = tree.handler(system);
     // The page the whole crowd repeats skips the routing tree; everything else goes through it.
-    return request -> {
+    return new BrowserGuards(api).around(request -> {
       long started = System.nanoTime();
       CompletionStage<HttpResponse> response;
       Optional<CompletionStage<HttpResponse>> page = pages.handle(request);
@@ -262,7 +273,7 @@ public final class Node {
       }
       io.micrometer.core.instrument.Timer timer = metrics.route(RouteNames.of(request));
       return response.whenComplete((r, e) -> timer.record(System.nanoTime() - started, TimeUnit.NANOSECONDS));
-    };
+    });
   }
 
   /** The built-in payment simulator, its ledger in the database unless configured in memory. */
@@ -281,7 +292,7 @@ public final class Node {
     hikari.setPoolName("payment-simulator");
     com.zaxxer.hikari.HikariDataSource source = new com.zaxxer.hikari.HikariDataSource(hikari);
     system.getWhenTerminated().thenRun(source::close);
-    Executor blocking = system.dispatchers().lookup(DispatcherSelector.fromConfig("boxoffice.blocking-dispatcher"));
+    Executor blocking = system.dispatchers().lookup(DispatcherSelector.fromConfig("boxoffice.payment-dispatcher"));
     return new PaymentSimulator(p.getDuration("slow-delay"), p.getDouble("failure-rate"), new JdbcLedger(source), blocking);
   }
 

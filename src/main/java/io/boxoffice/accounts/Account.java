@@ -15,8 +15,11 @@ import org.apache.pekko.persistence.typed.javadsl.EventSourcedBehaviorWithEnforc
 import org.apache.pekko.persistence.typed.javadsl.ReplyEffect;
 
 /**
- * A sign-in identity, keyed by the normalized email so that an email is registered once.
- * Holds the account id and the password hash (hashing happens outside, off the actor threads).
+ * A sign-in identity, keyed by {@link EmailAddress#key()} (the hex SHA-256 of the normalized
+ * email) so that an email is registered once and no input reaches a persistence id. Accounts
+ * registered before that were keyed by the normalized email itself; {@code AccountRoutes} still
+ * reads them. Holds the account id and the password hash (hashing happens outside, off the
+ * actor threads). Replies {@link Registered}, {@link Exists} or {@link Unknown}.
  */
 public final class Account extends EventSourcedBehaviorWithEnforcedReplies<Account.Command, Account.Event, Account.State> {
 
@@ -46,17 +49,13 @@ public final class Account extends EventSourcedBehaviorWithEnforcedReplies<Accou
   /** Null fields until registered. */
   public record State(String accountId, PasswordHasher.PasswordHash password) implements CborSerializable {}
 
-  /** Emails are keys: trimmed and lower-cased. */
-  public static String normalizeEmail(String email) {
-    return email.trim().toLowerCase(java.util.Locale.ROOT);
-  }
-
   public static void init(ActorSystem<?> system) {
     ClusterSharding.get(system).init(Entity.of(ENTITY_TYPE_KEY, ctx -> create(ctx.getEntityId())).withRole("inventory"));
   }
 
-  public static Behavior<Command> create(String email) {
-    return Supervision.restarting(new Account(PersistenceId.of(ENTITY_TYPE_KEY.name(), email)));
+  /** {@code entityId} is an {@link EmailAddress#key()}, or a valid normalized email for an account from before. */
+  public static Behavior<Command> create(String entityId) {
+    return Supervision.restarting(new Account(PersistenceId.of(ENTITY_TYPE_KEY.name(), entityId)));
   }
 
   private Account(PersistenceId id) {

@@ -2,15 +2,15 @@ package io.boxoffice.accounts;
 
 import io.boxoffice.edge.Api;
 import io.boxoffice.edge.ApiError;
+import io.boxoffice.edge.FanContext;
 import java.security.SecureRandom;
 import java.util.Base64;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.Executor;
-import java.util.regex.Pattern;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.cluster.sharding.typed.javadsl.ClusterSharding;
+import org.apache.pekko.cluster.sharding.typed.javadsl.EntityRef;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
 import org.apache.pekko.http.javadsl.model.headers.HttpCookie;
 import org.apache.pekko.http.javadsl.model.headers.SameSite;
@@ -19,10 +19,16 @@ import org.apache.pekko.http.javadsl.server.AllDirectives;
 import org.apache.pekko.http.javadsl.server.Route;
 import static org.apache.pekko.http.javadsl.server.PathMatchers.segment;
 
-/** {@code POST /api/accounts} registers, {@code POST /api/session} signs in and sets {@code bo_id}. */
+/**
+ * {@code POST /api/accounts} registers, {@code POST /api/session} signs in and sets {@code bo_id}.
+ * Both cost a PBKDF2 run, so both are limited per client network prefix and per email (429 +
+ * Retry-After) before any entity is asked, and hash on the bounded {@link HashingPool} (503
+ * {@code overloaded} when it is full).
+ */
 public final class AccountRoutes extends AllDirectives {
-  private static final Pattern EMAIL = Pattern.compile("[^@\\s]{1,64}@[^@\\s]+\\.[^@\\s]+");
   private static final SecureRandom RANDOM = new SecureRandom();
+  /** Accounts from before hashed keys were keyed by the email itself, which then had to fit a persistence id. */
+  private static final int LEGACY_MAX_EMAIL = 200;
 
   /** Body of both calls. */
   public record Credentials(String email, String password) {}
@@ -31,68 +37,81 @@ public final class AccountRoutes extends AllDirectives {
   private final Api api;
   private final IdentityToken tokens;
   private final PasswordHasher hasher;
-  private final Executor blocking;
+  private final HashingPool hashing;
+  private final FanContext limits;
   private final PasswordHasher.PasswordHash decoy;
 
-  public AccountRoutes(ActorSystem<?> system, Api api, IdentityToken tokens, PasswordHasher hasher, Executor blocking) {
+  /** {@code limits} holds the sign-in buckets: its "account" buckets are keyed by email. */
+  public AccountRoutes(ActorSystem<?> system, Api api, IdentityToken tokens, PasswordHasher hasher, HashingPool hashing,
+                       FanContext limits) {
     this.system = system;
     this.api = api;
     this.tokens = tokens;
     this.hasher = hasher;
-    this.blocking = blocking;
+    this.hashing = hashing;
+    this.limits = limits;
     this.decoy = hasher.hash("decoy password for unknown emails");
   }
 
   public Route routes() {
     return concat(
-        path(segment("api").slash("accounts"), () -> post(() -> api.body(Credentials.class, this::register))),
-        path(segment("api").slash("session"), () -> post(() -> api.body(Credentials.class, this::signIn))));
+        path(segment("api").slash("accounts"), () -> post(() -> api.body(Credentials.class, c -> limited(c, this::register)))),
+        path(segment("api").slash("session"), () -> post(() -> api.body(Credentials.class, c -> limited(c, this::signIn)))));
   }
 
-  private Route register(Credentials c) {
-    String email = checkedEmail(c.email());
-    if (c.password() == null || c.password().length() < 10 || c.password().length() > 1024) {
-      throw ApiError.badRequest("password must be 10-1024 characters");
+  private Route limited(Credentials c, java.util.function.BiFunction<EmailAddress, String, Route> inner) {
+    EmailAddress email = EmailAddress.parse(c.email())
+        .orElseThrow(() -> ApiError.badRequest("a valid email address of at most " + EmailAddress.MAX_LENGTH + " characters is required"));
+    if (c.password() == null || c.password().isEmpty() || c.password().length() > 1024) {
+      throw ApiError.badRequest("a password of at most 1024 characters is required");
     }
+    return limits.prefix(prefix -> limits.limited(email.key(), prefix, () -> inner.apply(email, c.password())));
+  }
+
+  private Route register(EmailAddress email, String password) {
+    if (password.length() < 10) throw ApiError.badRequest("password must be 10-1024 characters");
     String accountId = newAccountId();
-    CompletionStage<HttpResponse> response = CompletableFuture.supplyAsync(() -> hasher.hash(c.password()), blocking)
-        .thenCompose(hash -> account(email).<Account.Reply>ask(r -> new Account.Register(accountId, hash, r), api.askTimeout()))
+    CompletionStage<HttpResponse> response = legacy(email)
+        .thenCompose(old -> old instanceof Account.Registered
+            ? CompletableFuture.completedFuture((Account.Reply) new Account.Exists())
+            : hashing.run(() -> hasher.hash(password))
+                .thenCompose(hash -> account(email).<Account.Reply>ask(r -> new Account.Register(accountId, hash, r), api.askTimeout())))
         .thenApply(reply -> reply instanceof Account.Registered r
             ? api.json(201, Map.of("accountId", r.accountId()))
             : api.error(409, "account_exists", "an account with this email exists"));
     return api.respond(response);
   }
 
-  private Route signIn(Credentials c) {
-    if (c.email() == null || c.password() == null || c.email().length() > 200 || c.password().length() > 1024) {
-      throw ApiError.badRequest("email and password are required");
-    }
-    String email = Account.normalizeEmail(c.email());
+  private Route signIn(EmailAddress email, String password) {
     CompletionStage<HttpResponse> response = account(email).<Account.Reply>ask(Account.Get::new, api.askTimeout())
-        .thenApplyAsync(reply -> {
+        .thenCompose(reply -> reply instanceof Account.Registered ? CompletableFuture.completedFuture(reply) : legacy(email))
+        .thenCompose(reply -> hashing.run(() -> {
           boolean known = reply instanceof Account.Registered;
           PasswordHasher.PasswordHash stored = known ? ((Account.Registered) reply).password() : decoy;
-          boolean ok = PasswordHasher.matches(c.password(), stored) && known;
+          boolean ok = PasswordHasher.matches(password, stored) && known;
           if (!ok) return api.error(401, "unauthenticated", "wrong email or password");
           String accountId = ((Account.Registered) reply).accountId();
           HttpCookie cookie = HttpCookie.create(IdentityToken.COOKIE, tokens.issue(accountId))
               .withHttpOnly(true).withSecure(true).withSameSite(SameSite.Lax).withPath("/")
               .withMaxAge(tokens.lifetime().toSeconds());
           return api.json(200, Map.of("accountId", accountId)).addHeader(SetCookie.create(cookie));
-        }, blocking);
+        }));
     return api.respond(response);
   }
 
-  private org.apache.pekko.cluster.sharding.typed.javadsl.EntityRef<Account.Command> account(String email) {
-    return ClusterSharding.get(system).entityRefFor(Account.ENTITY_TYPE_KEY, email);
+  private EntityRef<Account.Command> account(EmailAddress email) {
+    return ClusterSharding.get(system).entityRefFor(Account.ENTITY_TYPE_KEY, email.key());
   }
 
-  private static String checkedEmail(String email) {
-    // The email is the account entity's key, inside a persistence id of at most 255 characters.
-    if (email == null || email.length() > 200 || !EMAIL.matcher(email.trim()).matches()) {
-      throw ApiError.badRequest("a valid email of at most 200 characters is required");
-    }
-    return Account.normalizeEmail(email);
+  /**
+   * The account an email registered before accounts were keyed by hash, or {@link Account.Unknown}.
+   * Only emails that were valid keys then are looked up (nothing with {@code |}, nothing longer
+   * than the old limit), and they are validated emails, so the lookup cannot poison anything.
+   */
+  private CompletionStage<Account.Reply> legacy(EmailAddress email) {
+    String old = email.normalized();
+    if (old.length() > LEGACY_MAX_EMAIL || old.indexOf('|') >= 0) return CompletableFuture.completedFuture(new Account.Unknown());
+    return ClusterSharding.get(system).entityRefFor(Account.ENTITY_TYPE_KEY, old).ask(Account.Get::new, api.askTimeout());
   }
 
   private static String newAccountId() {

@@ -3,6 +3,9 @@ package io.boxoffice.edge;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.cfg.CoercionAction;
+import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
+import com.fasterxml.jackson.databind.type.LogicalType;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -13,6 +16,7 @@ import java.util.function.Function;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.http.javadsl.model.ContentTypes;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
+import org.apache.pekko.http.javadsl.model.MediaTypes;
 import org.apache.pekko.http.javadsl.model.StatusCodes;
 import org.apache.pekko.http.javadsl.model.headers.RetryAfter;
 import org.apache.pekko.http.javadsl.server.AllDirectives;
@@ -43,9 +47,30 @@ public final class Api extends AllDirectives {
     this.json = JacksonObjectMapperProvider.get(system).getOrCreate("jackson-json", java.util.Optional.empty())
         .copy()
         .configure(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES, true);
+    strict(this.json);
     this.materializer = Materializer.matFromSystem(system);
     this.askTimeout = askTimeout;
     this.maxBodyBytes = maxBodyBytes;
+  }
+
+  /**
+   * Input that is not exactly what the contract says is refused, never guessed at: trailing
+   * content after the value, a string where a number is due ({@code "2"}), a fraction where
+   * whole cents are due ({@code 49.99} would otherwise be stored as 49).
+   */
+  static void strict(ObjectMapper mapper) {
+    mapper.configure(DeserializationFeature.FAIL_ON_TRAILING_TOKENS, true);
+    mapper.configure(DeserializationFeature.ACCEPT_FLOAT_AS_INT, false);
+    mapper.coercionConfigDefaults()
+        .setCoercion(CoercionInputShape.String, CoercionAction.Fail)
+        .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
+        .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
+        .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail)
+        .setCoercion(CoercionInputShape.EmptyString, CoercionAction.Fail);
+    mapper.coercionConfigFor(LogicalType.Textual)
+        .setCoercion(CoercionInputShape.String, CoercionAction.TryConvert);
+    mapper.coercionConfigFor(LogicalType.Float)
+        .setCoercion(CoercionInputShape.Integer, CoercionAction.TryConvert);
   }
 
   public Duration askTimeout() { return askTimeout; }
@@ -99,6 +124,9 @@ public final class Api extends AllDirectives {
 
   public <T> Route body(Class<T> type, long limit, Function<T, Route> inner) {
     return extractRequestEntity(entity -> {
+      if (!entity.getContentType().mediaType().equals(MediaTypes.APPLICATION_JSON)) {
+        return complete(error(415, "unsupported_media_type", "the request body must be application/json"));
+      }
       if (entity.getContentLengthOption().isPresent() && entity.getContentLengthOption().getAsLong() > limit) {
         return tooLarge(entity, limit);
       }

@@ -39,6 +39,15 @@ public final class ClientPrefix {
     return format(client);
   }
 
+  /**
+   * The prefix of the client behind {@code peer}, given every {@code X-Forwarded-For} header line
+   * in the order they came (a proxy may append a line of its own rather than extend the
+   * client's, so reading only the first would let the client choose its prefix).
+   */
+  public String of(InetAddress peer, List<String> forwardedForLines) {
+    return of(peer, forwardedForLines.isEmpty() ? Optional.empty() : Optional.of(String.join(",", forwardedForLines)));
+  }
+
   private boolean isTrusted(byte[] address) {
     for (Cidr cidr : trustedProxies) {
       if (cidr.contains(address)) return true;

@@ -2,10 +2,13 @@ package io.boxoffice.edge;
 
 import io.boxoffice.queue.TokenBuckets;
 import java.net.InetAddress;
-import java.util.Optional;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.pekko.http.javadsl.model.AttributeKeys;
+import org.apache.pekko.http.javadsl.model.HttpHeader;
+import org.apache.pekko.http.javadsl.model.HttpRequest;
 import java.util.function.Function;
 import java.util.function.Supplier;
-import org.apache.pekko.http.javadsl.model.AttributeKeys;
 import org.apache.pekko.http.javadsl.model.headers.RetryAfter;
 import org.apache.pekko.http.javadsl.server.AllDirectives;
 import org.apache.pekko.http.javadsl.server.Route;
@@ -30,12 +33,21 @@ public final class FanContext extends AllDirectives {
 
   /** The client network prefix of the request, e.g. {@code 203.0.113.0/24}. */
   public Route prefix(Function<String, Route> inner) {
-    return extractRequest(request -> {
-      Optional<InetAddress> peer = request.getAttribute(AttributeKeys.remoteAddress).flatMap(a -> a.getAddress());
-      Optional<String> forwarded = request.getHeader(ClientPrefix.FORWARDED_FOR).map(h -> h.value());
-      InetAddress address = peer.orElseGet(InetAddress::getLoopbackAddress);
-      return inner.apply(prefixes.of(address, forwarded));
-    });
+    return extractRequest(request -> inner.apply(prefixOf(prefixes, request)));
+  }
+
+  /**
+   * The client network prefix of {@code request}: its TCP peer and all of its
+   * {@code X-Forwarded-For} lines, in order. Every route and page derives the prefix here.
+   */
+  public static String prefixOf(ClientPrefix prefixes, HttpRequest request) {
+    InetAddress peer = request.getAttribute(AttributeKeys.remoteAddress).flatMap(a -> a.getAddress())
+        .orElseGet(InetAddress::getLoopbackAddress);
+    List<String> forwarded = new ArrayList<>();
+    for (HttpHeader h : request.getHeaders()) {
+      if (h.lowercaseName().equals("x-forwarded-for")) forwarded.add(h.value());
+    }
+    return prefixes.of(peer, forwarded);
   }
 
   /** Runs {@code inner} if both the account's and the prefix's buckets have a token, else 429. */

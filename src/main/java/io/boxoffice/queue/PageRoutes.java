@@ -2,16 +2,15 @@ package io.boxoffice.queue;
 
 import io.boxoffice.accounts.IdentityToken;
 import io.boxoffice.edge.ClientPrefix;
+import io.boxoffice.edge.FanContext;
 import io.boxoffice.edge.Manifests;
 import io.boxoffice.venue.VenueLayout;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.InetAddress;
 import java.time.Clock;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import org.apache.pekko.http.javadsl.model.AttributeKeys;
 import org.apache.pekko.http.javadsl.model.ContentTypes;
 import org.apache.pekko.http.javadsl.model.HttpEntities;
 import org.apache.pekko.http.javadsl.model.HttpMethods;
@@ -94,9 +93,7 @@ public final class PageRoutes {
     if (Standing.openSale(m)) return shop;
     if (Standing.closed(m)) return waitingRoom;
     if (token == null) return waitingRoom;
-    InetAddress peer = request.getAttribute(AttributeKeys.remoteAddress).flatMap(a -> a.getAddress())
-        .orElseGet(InetAddress::getLoopbackAddress);
-    String prefix = prefixes.of(peer, request.getHeader(ClientPrefix.FORWARDED_FOR).map(h -> h.value()));
+    String prefix = FanContext.prefixOf(prefixes, request);
     QueueToken.Verification v = tokens.verify(token, eventId, account, prefix);
     if (!(v instanceof QueueToken.Valid valid)) return waitingRoom;
     Standing s = Standing.of(valid.claims(), m, tokens, clock.millis());

@@ -105,4 +105,16 @@ class ClientPrefixTest {
     assertThrows(IllegalArgumentException.class, () -> ClientPrefix.Cidr.parse("10.0.0.0/33"));
     assertThrows(IllegalArgumentException.class, () -> ClientPrefix.Cidr.parse("proxy.internal/8"));
   }
+
+  @Test
+  void everyForwardedForLineCountsAndTheLastHopWins() throws Exception {
+    org.apache.pekko.http.javadsl.model.HttpRequest request = org.apache.pekko.http.javadsl.model.HttpRequest.create("/")
+        .addAttribute(org.apache.pekko.http.javadsl.model.AttributeKeys.remoteAddress,
+            org.apache.pekko.http.javadsl.model.RemoteAddress.create(new java.net.InetSocketAddress(ip("10.1.2.3"), 40000)))
+        .withHeaders(List.of( // in the order they came on the wire
+            org.apache.pekko.http.javadsl.model.headers.RawHeader.create("X-Forwarded-For", "1.2.3.4"),
+            org.apache.pekko.http.javadsl.model.headers.RawHeader.create("X-Forwarded-For", "198.51.100.9, 203.0.113.5")));
+    assertEquals("203.0.113.0/24", FanContext.prefixOf(behindLb, request), "the proxy's own line, not the client's first one");
+    assertEquals("10.1.2.0/24", FanContext.prefixOf(loopbackOnly, request), "an untrusted peer's header is ignored");
+  }
 }

@@ -12,6 +12,8 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -76,5 +78,27 @@ final class Hostile {
     r.headers().allValues("Set-Cookie").stream().filter(c -> c.startsWith("bo_q_" + eventId + "=")).findFirst()
         .ifPresent(c -> fan.withQueueCookie(eventId, c.substring(c.indexOf('=') + 1, c.indexOf(';'))));
     return r;
+  }
+
+  /** Milliseconds at the 99th percentile (nearest rank). */
+  static long p99(List<Long> millis) {
+    List<Long> sorted = new ArrayList<>(millis);
+    Collections.sort(sorted);
+    return sorted.get(Math.max(0, (int) Math.ceil(sorted.size() * 0.99) - 1));
+  }
+
+  /** JSON string literal of {@code s}, escaping what JSON requires (so a NUL travels as \\u0000). */
+  static String json(String s) {
+    StringBuilder b = new StringBuilder("\"");
+    for (char c : s.toCharArray()) {
+      if (c == '"' || c == '\\') b.append('\\').append(c);
+      else if (c < 0x20) b.append(String.format("\\u%04x", (int) c));
+      else b.append(c);
+    }
+    return b.append('"').toString();
+  }
+
+  static String credentials(String email, String password) {
+    return "{\"email\":" + json(email) + ",\"password\":" + json(password) + "}";
   }
 }

@@ -37,7 +37,10 @@ public final class TestNode {
             Map.entry("boxoffice.queue.keys.active", KEY),
             Map.entry("boxoffice.bots.presale-key", KEY),
             Map.entry("boxoffice.bots.pow-key", KEY),
-            Map.entry("boxoffice.accounts.pbkdf2-iterations", 1000)))
+            Map.entry("boxoffice.accounts.pbkdf2-iterations", 1000),
+            // Whole crowds sign up from 127.0.0.1 in these tests; the hostile tests set real limits.
+            Map.entry("boxoffice.accounts.rate-limits.per-prefix.burst", 1000000),
+            Map.entry("boxoffice.accounts.rate-limits.per-email.burst", 1000)))
         .withFallback(ConfigFactory.load());
   }
 
