@@ -224,7 +224,9 @@ public final class Node {
             keeper, OnSaleKeeper.ListEvents::new, askTimeout, system.scheduler())
         .thenCompose(e -> e.complete() ? CompletableFuture.completedFuture(e.eventIds())
             : CompletableFuture.failedFuture(new IllegalStateException("the keeper is still reading the journal")));
-    Manifests manifests = new Manifests(system, manifestTopic, catalogue, eventId -> metrics.watch(eventId, manifestsHolder[0]));
+    Manifests manifests = new Manifests(system, manifestTopic, catalogue,
+        eventId -> refs.rooms().apply(eventId).tell(new WaitingRoom.Tick()),
+        eventId -> metrics.watch(eventId, manifestsHolder[0]));
     manifestsHolder[0] = manifests;
     EdgeLine line = new EdgeLine(refs.rooms(), system.scheduler(), askTimeout);
     system.scheduler().scheduleWithFixedDelay(Duration.ofSeconds(1), Duration.ofSeconds(1), line::report, system.executionContext());

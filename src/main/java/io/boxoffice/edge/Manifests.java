@@ -42,10 +42,12 @@ public final class Manifests {
   }
 
   private final Consumer<String> onNewEvent;
+  private final Consumer<String> wakeRoom;
 
   public Manifests(ActorSystem<?> system, ActorRef<Topic.Command<WaitingRoom.Manifest>> topic, Catalogue catalogue,
-                   Consumer<String> onNewEvent) {
+                   Consumer<String> wakeRoom, Consumer<String> onNewEvent) {
     this.onNewEvent = onNewEvent;
+    this.wakeRoom = wakeRoom;
     readCatalogue(system, catalogue);
     ActorRef<WaitingRoom.Manifest> listener = system.systemActorOf(
         Behaviors.receiveMessage(m -> {
@@ -84,10 +86,26 @@ public final class Manifests {
         .exceptionallyCompose(e -> CompletableFuture.failedFuture(unknown(eventId)))
         .thenCompose(c -> {
           if (!c.contains(eventId)) return CompletableFuture.failedFuture(unknown(eventId));
+          wake(eventId);
           return awaitHeard(eventId, heard -> true, ROOM_START_WAIT)
               .exceptionallyCompose(e -> CompletableFuture.failedFuture(unknown(eventId)));
         });
   }
+
+  /**
+   * Starts the room of a catalogued event that this node has not heard (rooms without a
+   * schedule are not kept running), at most once a second per event, whatever the traffic.
+   */
+  private void wake(String eventId) {
+    long now = System.nanoTime();
+    Long before = wokenAt.get(eventId);
+    if (before != null && now - before < 1_000_000_000L) return;
+    if (before == null ? wokenAt.putIfAbsent(eventId, now) == null : wokenAt.replace(eventId, before, now)) {
+      wakeRoom.accept(eventId);
+    }
+  }
+
+  private final Map<String, Long> wokenAt = new ConcurrentHashMap<>();
 
   /** How long a request waits for the room of a catalogued event to be heard before it is told to try again. */
   private static final Duration ROOM_START_WAIT = Duration.ofSeconds(3);

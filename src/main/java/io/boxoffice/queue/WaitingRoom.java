@@ -278,9 +278,11 @@ public final class WaitingRoom
 
   @Override
   public java.util.Set<String> tagsFor(Event event) {
-    // The keeper keeps every defined event's room running, so every edge hears of every event.
-    return event instanceof ScheduleSet || event instanceof EventDefined || event instanceof SaleOpened
-        ? java.util.Set.of(OnSaleKeeper.TAG) : java.util.Set.of();
+    // Scheduled rooms are kept running by the keeper (their timers must fire after a restart);
+    // every defined event is in the keeper's catalogue, which starting edge nodes read.
+    if (event instanceof ScheduleSet) return java.util.Set.of(OnSaleKeeper.TAG);
+    return event instanceof EventDefined || event instanceof SaleOpened
+        ? java.util.Set.of(OnSaleKeeper.EVENT_TAG) : java.util.Set.of();
   }
 
   @Override

@@ -80,6 +80,21 @@ final class Hostile {
     return r;
   }
 
+  /** A POST whose body says {@code text/plain}, as a cross-site form would send it. */
+  static HttpFan.Reply plain(int port, String path, String body, String forwardedFor) {
+    try {
+      HttpResponse<String> r = CLIENT.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+          .header("Content-Type", "text/plain").header("X-Forwarded-For", forwardedFor)
+          .POST(HttpRequest.BodyPublishers.ofString(body)).timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
+      return new HttpFan.Reply(r.statusCode(), r.body(), r.headers());
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
   /** Milliseconds at the 99th percentile (nearest rank). */
   static long p99(List<Long> millis) {
     List<Long> sorted = new ArrayList<>(millis);

@@ -40,6 +40,45 @@ final class Sales {
     return id;
   }
 
+  /** An event as it is created: closed (fans get 403 not_on_sale). */
+  String closedEvent(String venueId) {
+    String id = "e-" + UUID.randomUUID().toString().substring(0, 8);
+    HttpFan.Reply r = admin("POST", "/admin/events", "{\"eventId\":\"" + id + "\",\"venueId\":\"" + venueId
+        + "\",\"name\":\"Show\",\"prices\":{\"floor\":100,\"lower\":50,\"upper\":20}}");
+    if (r.status() != 201) throw new AssertionError("event: " + r.status() + " " + r.body());
+    return id;
+  }
+
+  /** The event's stats as the admin API gives them (JSON text). */
+  String stats(String eventId) {
+    HttpFan.Reply r = admin("GET", "/admin/events/" + eventId + "/stats", null);
+    if (r.status() != 200) throw new AssertionError("stats: " + r.status() + " " + r.body());
+    return r.json().get("seats").toString() + " orders " + r.json().get("orders");
+  }
+
+  /** What {@link #stats} says after {@code n} more one-seat orders on top of {@code before}. */
+  static String soldPlus(String before, int n) {
+    try {
+      String seatsJson = before.substring(0, before.indexOf(" orders "));
+      JsonNode seats = HttpFan.JSON.readTree(seatsJson);
+      long orders = Long.parseLong(before.substring(before.indexOf(" orders ") + " orders ".length()));
+      com.fasterxml.jackson.databind.node.ObjectNode next = HttpFan.JSON.createObjectNode();
+      seats.fields().forEachRemaining(f -> next.set(f.getKey(), f.getValue()));
+      next.put("available", seats.get("available").asLong() - n);
+      next.put("sold", seats.get("sold").asLong() + n);
+      return next.toString() + " orders " + (orders + n);
+    } catch (java.io.IOException e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  /** The event's state in the admin list. */
+  String state(String eventId) {
+    HttpFan.Reply r = admin("GET", "/admin/events", null);
+    for (JsonNode e : r.json().get("events")) if (e.get("eventId").asText().equals(eventId)) return e.get("state").asText();
+    throw new AssertionError("not listed: " + eventId);
+  }
+
   /** A fan, signed up and signed in. */
   HttpFan fan() {
     HttpFan fan = new HttpFan(port);

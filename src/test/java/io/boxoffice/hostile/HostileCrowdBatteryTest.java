@@ -1,0 +1,224 @@
+package io.boxoffice.hostile;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
+import io.boxoffice.Node;
+import io.boxoffice.support.HttpFan;
+import io.boxoffice.support.TestNode;
+import java.nio.file.Files;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Supplier;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Issue 8 as a whole, on both databases a node runs on: a hostile crowd (poisoned emails, a
+ * sign-in flood, made-up events, a closed event, cross-site and non-JSON bodies, lenient JSON,
+ * the fan port's /metrics) from one network, while honest fans, each on a network of its own,
+ * sign up, sign in, hold and buy. Every hostile request gets a 4xx with the contract's JSON
+ * error, none a 5xx; the hostile ones change nothing; the honest ones all succeed. The honest
+ * fans' figures are measured twice in the same run, without and with the attack, and printed.
+ *
+ * <p>Production limits and the production password hashing cost apply here (not the tests'
+ * relaxed ones): the attack is meant to cost the node what it would cost it in production.
+ */
+class HostileCrowdBatteryTest {
+  static final String PASSWORD = "correct horse battery";
+  static final int HONEST_FANS = 24;
+  final AtomicInteger networks = new AtomicInteger();
+
+  /** Production settings over the test node's (ports, keys, database). */
+  static Config production() {
+    Config conf = ConfigFactory.load();
+    return ConfigFactory.parseMap(Map.of(
+        "boxoffice.accounts.pbkdf2-iterations", conf.getInt("boxoffice.accounts.pbkdf2-iterations"),
+        "boxoffice.accounts.rate-limits.per-prefix.burst", conf.getInt("boxoffice.accounts.rate-limits.per-prefix.burst"),
+        "boxoffice.accounts.rate-limits.per-email.burst", conf.getInt("boxoffice.accounts.rate-limits.per-email.burst")));
+  }
+
+  static Node start(String database) throws Exception {
+    Config test = database.equals("h2")
+        ? TestNode.config("", Files.createTempDirectory("boxoffice-battery").toString())
+        : TestNode.config(TestNode.PG_URL, "target/unused");
+    return Node.start(production().withFallback(test), new Node.Options(Clock.systemUTC(), TestNode.payments()));
+  }
+
+  /** A client network of its own: an IPv6 /48 of the documentation range, through the trusted loopback proxy. */
+  String network() {
+    return "2001:db8:" + Integer.toHexString(networks.incrementAndGet()) + "::7";
+  }
+
+  record Figures(int fans, int ok, long signInP99, long checkoutP99, long firstTryRefusals) {
+    @Override
+    public String toString() {
+      return ok + "/" + fans + " fans bought, sign-in p99 " + signInP99 + " ms, checkout p99 " + checkoutP99
+          + " ms, " + firstTryRefusals + " answers of 429/503 retried";
+    }
+  }
+
+  /**
+   * Honest fans, each on its own network: sign up, sign in, hold one seat, buy it. Like a
+   * browser they follow Retry-After on 429 and 503 (counted); everything else must succeed.
+   */
+  Figures honestFans(int port, String eventId, int fans) {
+    ConcurrentLinkedQueue<Long> signIns = new ConcurrentLinkedQueue<>();
+    ConcurrentLinkedQueue<Long> checkouts = new ConcurrentLinkedQueue<>();
+    LongAdder retried = new LongAdder();
+    AtomicInteger ok = new AtomicInteger();
+    List<CompletableFuture<Void>> running = new ArrayList<>();
+    for (int i = 0; i < fans; i++) {
+      running.add(CompletableFuture.runAsync(() -> {
+        String net = network();
+        HttpFan fan = new HttpFan(port);
+        String credentials = Hostile.credentials("honest-" + UUID.randomUUID() + "@example.com", PASSWORD);
+        assertEquals(201, patiently(retried, () -> fan.send("POST", "/api/accounts", credentials, "X-Forwarded-For", net)).status());
+        long started = System.nanoTime();
+        HttpFan.Reply in = patiently(retried, () -> fan.send("POST", "/api/session", credentials, "X-Forwarded-For", net));
+        signIns.add((System.nanoTime() - started) / 1_000_000);
+        assertEquals(200, in.status(), in.body());
+        String cookie = in.headers().allValues("Set-Cookie").stream().filter(c -> c.startsWith("bo_id=")).findFirst().orElseThrow();
+        HttpFan signedIn = fan.withCookie(cookie.substring("bo_id=".length(), cookie.indexOf(';')));
+        HttpFan.Reply hold = patiently(retried, () -> signedIn.send("POST", "/api/events/" + eventId + "/cart/holds",
+            "{\"best\":{\"quantity\":1}}", "X-Forwarded-For", net));
+        assertEquals(200, hold.status(), hold.body());
+        started = System.nanoTime();
+        String key = UUID.randomUUID().toString();
+        HttpFan.Reply order = patiently(retried, () -> signedIn.send("POST", "/api/events/" + eventId + "/cart/checkout",
+            "{\"paymentToken\":\"tok_visa\"}", "Idempotency-Key", key, "X-Forwarded-For", net));
+        checkouts.add((System.nanoTime() - started) / 1_000_000);
+        assertEquals(200, order.status(), order.body());
+        ok.incrementAndGet();
+      }));
+    }
+    running.forEach(CompletableFuture::join);
+    return new Figures(fans, ok.get(), Hostile.p99(new ArrayList<>(signIns)), Hostile.p99(new ArrayList<>(checkouts)),
+        retried.sum());
+  }
+
+  /** Sends again after Retry-After while the answer is 429 or 503, at most 20 times. */
+  static HttpFan.Reply patiently(LongAdder retried, Supplier<HttpFan.Reply> send) {
+    HttpFan.Reply r = send.get();
+    for (int i = 0; i < 20 && (r.status() == 429 || r.status() == 503); i++) {
+      retried.increment();
+      long seconds = Long.parseLong(r.headers().firstValue("Retry-After").orElse("1"));
+      // The client's pacing between attempts, as a browser's; no outcome is waited for here.
+      java.util.concurrent.locks.LockSupport.parkNanos(seconds * 1_000_000_000L);
+      r = send.get();
+    }
+    return r;
+  }
+
+  /** The hostile crowd, all from one network: every answer must be a clean 4xx. */
+  Map<String, HttpFan.Reply> attack(int port, String closedEventId, String openEventId) {
+    String net = "198.51.100.7";
+    HttpFan anon = new HttpFan(port);
+    Map<String, CompletableFuture<HttpFan.Reply>> sent = new ConcurrentHashMap<>();
+    for (int i = 0; i < 40; i++) {
+      sent.put("NUL email sign-in " + i, anon.sendAsync("POST", "/api/session",
+          Hostile.credentials("z\u0000" + i + "@x.io", "p"), "X-Forwarded-For", net));
+    }
+    sent.put("empty email", anon.sendAsync("POST", "/api/accounts", Hostile.credentials("", PASSWORD), "X-Forwarded-For", net));
+    sent.put("control characters", anon.sendAsync("POST", "/api/accounts",
+        Hostile.credentials("a\u0007b@x.io", PASSWORD), "X-Forwarded-For", net));
+    for (int i = 0; i < 200; i++) {
+      sent.put("bad sign-in " + i, anon.sendAsync("POST", "/api/session",
+          Hostile.credentials("victim-" + (i % 7) + "@example.com", "wrong password " + i), "X-Forwarded-For", net));
+    }
+    HttpFan bot = new HttpFan(port);
+    String botEmail = "bot-" + UUID.randomUUID() + "@example.com";
+    // The bot's own account, made while the flood above fills the hashing pool: it waits its turn too.
+    LongAdder ignored = new LongAdder();
+    patiently(ignored, () -> bot.send("POST", "/api/accounts", Hostile.credentials(botEmail, PASSWORD), "X-Forwarded-For", "198.51.101.7"));
+    HttpFan.Reply session = patiently(ignored,
+        () -> bot.send("POST", "/api/session", Hostile.credentials(botEmail, PASSWORD), "X-Forwarded-For", "198.51.101.7"));
+    String cookie = session.headers().allValues("Set-Cookie").stream().filter(c -> c.startsWith("bo_id=")).findFirst().orElseThrow();
+    HttpFan signedBot = bot.withCookie(cookie.substring("bo_id=".length(), cookie.indexOf(';')));
+    for (int i = 0; i < 150; i++) {
+      String madeUp = "madeup-" + UUID.randomUUID().toString().substring(0, 8);
+      sent.put("made-up event status " + i, signedBot.sendAsync("GET", "/api/events/" + madeUp + "/queue/status", null,
+          "X-Forwarded-For", net));
+      sent.put("made-up event hold " + i, signedBot.sendAsync("POST", "/api/events/" + madeUp + "/cart/holds",
+          "{\"best\":{\"quantity\":1}}", "X-Forwarded-For", net));
+    }
+    sent.put("closed event hold", signedBot.sendAsync("POST", "/api/events/" + closedEventId + "/cart/holds",
+        "{\"best\":{\"quantity\":1}}", "X-Forwarded-For", net));
+    sent.put("closed event join", signedBot.sendAsync("POST", "/api/events/" + closedEventId + "/queue", "{}",
+        "X-Forwarded-For", net));
+    sent.put("cross-site hold", signedBot.sendAsync("POST", "/api/events/" + openEventId + "/cart/holds",
+        "{\"best\":{\"quantity\":1}}", "X-Forwarded-For", net, "Origin", "https://evil.example"));
+    sent.put("cross-site sign-in", anon.sendAsync("POST", "/api/session", Hostile.credentials(botEmail, PASSWORD),
+        "X-Forwarded-For", net, "Sec-Fetch-Site", "cross-site"));
+    sent.put("trailing garbage", signedBot.sendAsync("POST", "/api/events/" + openEventId + "/cart/holds",
+        "{\"best\":{\"quantity\":1}} {\"best\":{\"quantity\":8}}", "X-Forwarded-For", net));
+    sent.put("quantity as a string", signedBot.sendAsync("POST", "/api/events/" + openEventId + "/cart/holds",
+        "{\"best\":{\"quantity\":\"2\"}}", "X-Forwarded-For", net));
+    sent.put("huge quantity", signedBot.sendAsync("POST", "/api/events/" + openEventId + "/cart/holds",
+        "{\"best\":{\"quantity\":99999999999}}", "X-Forwarded-For", net));
+    sent.put("negative quantity", signedBot.sendAsync("POST", "/api/events/" + openEventId + "/cart/holds",
+        "{\"best\":{\"quantity\":-1}}", "X-Forwarded-For", net));
+    sent.put("control characters in a seat", signedBot.sendAsync("POST", "/api/events/" + openEventId + "/cart/holds",
+        "{\"seats\":[\"F1\\u0000A-1\"]}", "X-Forwarded-For", net));
+    sent.put("metrics on the fan port", anon.sendAsync("GET", "/metrics", null, "X-Forwarded-For", net));
+    Map<String, HttpFan.Reply> answers = new TreeMap<>();
+    sent.forEach((what, reply) -> answers.put(what, reply.join()));
+    // A body that is not JSON, sent raw (HttpFan always says application/json).
+    answers.put("text/plain sign-in", Hostile.plain(port, "/api/session", Hostile.credentials(botEmail, PASSWORD), net));
+    return answers;
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"h2", "postgres"})
+  void aHostileCrowdGetsCleanRefusalsChangesNothingAndHonestFansBuyThroughIt(String database) throws Exception {
+    Node node = start(database);
+    try {
+      Sales sales = new Sales(node.httpPort(), TestNode.ADMIN_TOKEN);
+      String venue = sales.venue();
+      String openEvent = sales.openEvent(venue);
+      String closedEvent = sales.closedEvent(venue);
+      java.util.Set<String> seriesBefore = Hostile.series(Hostile.metrics(node));
+
+      Figures quiet = honestFans(node.httpPort(), openEvent, HONEST_FANS);
+      String statsBefore = sales.stats(openEvent);
+
+      CompletableFuture<Map<String, HttpFan.Reply>> crowd =
+          CompletableFuture.supplyAsync(() -> attack(node.httpPort(), closedEvent, openEvent));
+      Figures underAttack = honestFans(node.httpPort(), openEvent, HONEST_FANS);
+      Map<String, HttpFan.Reply> answers = crowd.join();
+
+      Map<Integer, Integer> statuses = new TreeMap<>();
+      for (Map.Entry<String, HttpFan.Reply> a : answers.entrySet()) {
+        statuses.merge(a.getValue().status(), 1, Integer::sum);
+        assertTrue(a.getValue().status() >= 400 && a.getValue().status() < 500, a.getKey() + ": " + a.getValue());
+        Hostile.refusedCleanly(a.getValue());
+      }
+      assertEquals(HONEST_FANS, quiet.ok());
+      assertEquals(HONEST_FANS, underAttack.ok());
+      // The attack held and sold nothing: the event moved by exactly the honest fans' purchases.
+      assertEquals(Sales.soldPlus(statsBefore, HONEST_FANS), sales.stats(openEvent), "only the honest fans bought");
+      assertEquals("closed", sales.state(closedEvent));
+      // 300 requests for made-up events left no metric series behind: every new series is about a real event or route.
+      java.util.Set<String> added = new java.util.TreeSet<>(Hostile.series(Hostile.metrics(node)));
+      added.removeAll(seriesBefore);
+      assertTrue(added.stream().noneMatch(line -> line.contains("madeup-")), "series of made-up events: " + added);
+      System.out.printf("hostile battery on %s: %d hostile requests, answers %s; honest fans alone: %s; "
+              + "during the attack: %s (checkout p99 ratio %.2f)%n",
+          database, answers.size(), statuses, quiet, underAttack,
+          (double) underAttack.checkoutP99() / Math.max(1, quiet.checkoutP99()));
+    } finally {
+      node.stop();
+    }
+  }
+}
