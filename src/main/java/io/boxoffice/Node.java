@@ -158,8 +158,12 @@ public final class Node {
       FaultLedger faults = ClusterFaults.start(system, clock, bo.getDuration("inventory.fault-settle"), metrics);
       InventorySettings inventorySettings = InventorySettings.fromConfig(config, clock, queueSettings.tokens(), metrics, faults);
       EventInventory.init(system, inventorySettings);
+      // A fan who has bought gives the place up as leaving the line does: it stops counting as an
+      // active shopper and its token stops admitting (an event without a queue has no place to give).
       Cart.init(system, new CartSettings(clock, payments, barcodes, refs.inventories(), refs.wallets(), askTimeout,
-          Duration.ofMillis(500), Duration.ofSeconds(5)));
+          Duration.ofMillis(500), Duration.ofSeconds(5),
+          (eventId, accountId) -> refs.places().apply(QueuePlace.entityId(eventId, accountId))
+              .tell(new QueuePlace.Leave(system.ignoreRef()))));
       // Journal write times are wall-clock times, so the sweep measures staleness on the wall clock.
       CheckoutRecovery.init(system, Clock.systemUTC(), bo.getDuration("checkout-recovery.interval"),
           bo.getDuration("checkout-recovery.stalled-after"));
@@ -243,7 +247,10 @@ public final class Node {
         api);
     AccountRoutes accounts = new AccountRoutes(system, api, identityTokens,
         new PasswordHasher(accountSettings.pbkdf2Iterations()), hashing, signInLimits);
-    AdminRoutes admin = new AdminRoutes(system, api, token(bo, "admin-token", "Admin"), bo.getBytes("http.max-admin-body-bytes"),
+    // Managers' calls are few and chain several asks to entities that may be new (shards to
+    // allocate on a fresh cluster): they wait longer than a fan's before answering 503.
+    Api adminApi = new Api(system, bo.getDuration("http.admin-ask-timeout"), bo.getBytes("http.max-body-bytes"));
+    AdminRoutes admin = new AdminRoutes(system, adminApi, token(bo, "admin-token", "Admin"), bo.getBytes("http.max-admin-body-bytes"),
         presale, refs.registries(), payments instanceof PaymentSimulator sim ? sim : null, manifests);
     BulkheadDirectives bulkheads = new BulkheadDirectives(bulkhead, api, metrics);
     QueueRoutes queue = new QueueRoutes(api, bulkheads, identity, fans, manifests, queueTokens, line, pow, presale, refs.places(),

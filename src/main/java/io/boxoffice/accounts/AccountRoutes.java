@@ -56,7 +56,9 @@ public final class AccountRoutes extends AllDirectives {
   public Route routes() {
     return concat(
         path(segment("api").slash("accounts"), () -> post(() -> api.body(Credentials.class, c -> limited(c, this::register)))),
-        path(segment("api").slash("session"), () -> post(() -> api.body(Credentials.class, c -> limited(c, this::signIn)))));
+        path(segment("api").slash("session"), () -> concat(
+            post(() -> api.body(Credentials.class, c -> limited(c, this::signIn))),
+            delete(this::signOut))));
   }
 
   private Route limited(Credentials c, java.util.function.BiFunction<EmailAddress, String, Route> inner) {
@@ -97,6 +99,16 @@ public final class AccountRoutes extends AllDirectives {
           return api.json(200, Map.of("accountId", accountId)).addHeader(SetCookie.create(cookie));
         }));
     return api.respond(response);
+  }
+
+  /**
+   * 204 and the {@code bo_id} cookie cleared (expired, with the attributes it was set with). The
+   * token itself stays valid until it expires: nothing server-side revokes it yet.
+   */
+  private Route signOut() {
+    HttpCookie cleared = HttpCookie.create(IdentityToken.COOKIE, "")
+        .withHttpOnly(true).withSecure(true).withSameSite(SameSite.Lax).withPath("/").withMaxAge(0);
+    return complete(HttpResponse.create().withStatus(204).addHeader(SetCookie.create(cleared)));
   }
 
   private EntityRef<Account.Command> account(EmailAddress email) {

@@ -354,6 +354,8 @@ public final class Cart extends EventSourcedBehaviorWithEnforcedReplies<Cart.Com
             answer(sold);
             capture(sold);
             file(sold);
+            // Bought: the fan's turn in line is over, and the place frees its active-shopper slot.
+            settings.checkedOut().accept(eventId, accountId);
           })
           .thenNoReply();
     }

@@ -74,6 +74,11 @@ class CsrfAndContentTypeTest {
     Hostile.refused(fan.send("DELETE", "/api/session", null, "Origin", "https://evil.example"), 403, "forbidden");
     // Reading is not changing: a cross-site GET with the cookie goes through (SameSite=Lax decides what browsers send).
     assertEquals(200, fan.send("GET", "/api/me/tickets", null, "Origin", "https://evil.example").status());
+    // Signing out from the site itself: 204 and the cookie cleared with the attributes it was set with.
+    HttpFan.Reply out = fan.send("DELETE", "/api/session", null);
+    assertEquals(204, out.status(), out.body());
+    String cleared = out.headers().allValues("Set-Cookie").stream().filter(c -> c.startsWith("bo_id=")).findFirst().orElseThrow();
+    assertTrue(cleared.startsWith("bo_id=;") && cleared.contains("Max-Age=0") && cleared.contains("HttpOnly"), cleared);
   }
 
   @Test

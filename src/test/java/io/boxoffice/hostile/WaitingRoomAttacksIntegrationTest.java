@@ -224,4 +224,30 @@ class WaitingRoomAttacksIntegrationTest {
     assertTrue(back.json().get("position").asInt() > 2, "rejoining queues at the back: " + back.body() + " (was " + place + ")");
     assertEquals("admitted", status(stayer, e).get("state").asText(), "the other fan is untouched");
   }
+
+  @Test
+  void buyingEndsTheTurnInLineAndFreesTheShopperSlot() {
+    String e = onSale(60_000, 100_000);
+    HttpFan buyer = fan();
+    HttpFan other = fan();
+    join(buyer, e);
+    join(other, e);
+    startSale(e);
+    clock.advance(Duration.ofSeconds(2));
+    awaitStats(e, s -> s.get("admittedUpTo").asInt() >= 2);
+    awaitStats(e, s -> s.get("activeShoppers").asInt() == 2);
+    assertEquals("admitted", status(buyer, e).get("state").asText());
+
+    assertEquals(200, buyer.send("POST", "/api/events/" + e + "/cart/holds", "{\"best\":{\"quantity\":2}}").status());
+    HttpFan.Reply order = buyer.send("POST", "/api/events/" + e + "/cart/checkout", "{\"paymentToken\":\"tok_visa\"}",
+        "Idempotency-Key", "buy-once");
+    assertEquals(200, order.status(), order.body());
+    awaitStats(e, s -> s.get("activeShoppers").asInt() == 1);
+    // The same pass does not shop again: another purchase means another turn in line.
+    await().atMost(Duration.ofSeconds(10)).until(() -> buyer.send("POST", "/api/events/" + e + "/cart/holds",
+        "{\"best\":{\"quantity\":1}}").status() == 403);
+    refused(buyer.send("POST", "/api/events/" + e + "/cart/holds", "{\"best\":{\"quantity\":1}}"), 403, "not_admitted");
+    assertEquals("admitted", status(other, e).get("state").asText(), "the other fan is untouched");
+    assertEquals(200, other.send("POST", "/api/events/" + e + "/cart/holds", "{\"best\":{\"quantity\":1}}").status());
+  }
 }
