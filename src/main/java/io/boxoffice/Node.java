@@ -17,6 +17,7 @@ import io.boxoffice.edge.BrowserGuards;
 import io.boxoffice.edge.Bulkhead;
 import io.boxoffice.edge.BulkheadDirectives;
 import io.boxoffice.edge.EventViews;
+import io.boxoffice.edge.HttpServer;
 import io.boxoffice.edge.Identity;
 import io.boxoffice.edge.ShopAdmission;
 import io.boxoffice.inventory.EventInventory;
@@ -75,8 +76,6 @@ import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.cluster.sharding.typed.javadsl.ClusterSharding;
 import org.apache.pekko.cluster.typed.Cluster;
 import org.apache.pekko.cluster.typed.Join;
-import org.apache.pekko.http.javadsl.Http;
-import org.apache.pekko.http.javadsl.ServerBinding;
 import org.apache.pekko.http.javadsl.model.HttpRequest;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
 import java.util.Optional;
@@ -95,11 +94,11 @@ public final class Node {
   public record Options(Clock clock, PaymentGateway payments) {}
 
   private final ActorSystem<Void> system;
-  private final ServerBinding binding;
+  private final HttpServer binding;
   private final PaymentGateway payments;
   private final int managementPort;
 
-  private Node(ActorSystem<Void> system, ServerBinding binding, PaymentGateway payments, int managementPort) {
+  private Node(ActorSystem<Void> system, HttpServer binding, PaymentGateway payments, int managementPort) {
     this.system = system;
     this.binding = binding;
     this.payments = payments;
@@ -182,12 +181,12 @@ public final class Node {
           routes(system, config, clock, askTimeout, barcodes, inventorySettings, refs, manifestTopic, keeper, queueSettings,
               payments, metrics);
       ClusterGauges.register(system, metrics);
-      ServerBinding binding = Http.get(system)
-          .newServerAt(bo.getString("http.interface"), bo.getInt("http.port"))
-          .bind(handler::apply)
+      // Our own bind of pekko-http's HTTP layer: it has no deadline for a request's head (HttpServer).
+      HttpServer binding = HttpServer.bind(system, bo.getString("http.interface"), bo.getInt("http.port"),
+              bo.getDuration("http.header-read-timeout"), handler)
           .toCompletableFuture()
           .get(30, TimeUnit.SECONDS);
-      binding.addToCoordinatedShutdown(Duration.ofSeconds(10), system);
+      binding.addToCoordinatedShutdown(Duration.ofSeconds(10));
       HttpReadiness.ready(system.classicSystem());
       log.info("boxoffice listening on {}", binding.localAddress());
       return new Node(system, binding, payments, management.port());
