@@ -157,12 +157,11 @@ public final class Node {
       FaultLedger faults = ClusterFaults.start(system, clock, bo.getDuration("inventory.fault-settle"), metrics);
       InventorySettings inventorySettings = InventorySettings.fromConfig(config, clock, queueSettings.tokens(), metrics, faults);
       EventInventory.init(system, inventorySettings);
-      // A fan who has bought gives the place up as leaving the line does: it stops counting as an
-      // active shopper and its token stops admitting (an event without a queue has no place to give).
+      // A fan who has bought frees its active-shopper slot for the next fan in line (its pass
+      // still admits until its window ends, within the per-account cap).
       Cart.init(system, new CartSettings(clock, payments, barcodes, refs.inventories(), refs.wallets(), askTimeout,
           Duration.ofMillis(500), Duration.ofSeconds(5),
-          (eventId, accountId) -> refs.places().apply(QueuePlace.entityId(eventId, accountId))
-              .tell(new QueuePlace.Leave(system.ignoreRef()))));
+          (eventId, accountId) -> refs.places().apply(QueuePlace.entityId(eventId, accountId)).tell(new QueuePlace.Bought())));
       // Journal write times are wall-clock times, so the sweep measures staleness on the wall clock.
       CheckoutRecovery.init(system, Clock.systemUTC(), bo.getDuration("checkout-recovery.interval"),
           bo.getDuration("checkout-recovery.stalled-after"));

@@ -354,7 +354,7 @@ public final class Cart extends EventSourcedBehaviorWithEnforcedReplies<Cart.Com
             answer(sold);
             capture(sold);
             file(sold);
-            // Bought: the fan's turn in line is over, and the place frees its active-shopper slot.
+            // Bought: the fan's place frees its active-shopper slot for the next fan in line.
             settings.checkedOut().accept(eventId, accountId);
           })
           .thenNoReply();

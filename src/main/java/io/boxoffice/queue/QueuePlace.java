@@ -55,6 +55,13 @@ public final class QueuePlace extends EventSourcedBehaviorWithEnforcedReplies<Qu
   /** Gives the place up; replies the {@link Place} as it was before. */
   public record Leave(ActorRef<Place> replyTo) implements Command {}
 
+  /**
+   * The account bought at the event: its place stops counting as an active shopper (its slot
+   * goes to the next fan) but still admits until its window ends, within the per-account cap.
+   * No reply.
+   */
+  public record Bought() implements Command {}
+
   /** Internal: the waiting room's answer to this entity's {@link WaitingRoom.TakeLobbyIndex}. */
   public record RoomAnswered(long lobbyIndex, String refusal) implements Command {}
 
@@ -125,6 +132,10 @@ public final class QueuePlace extends EventSourcedBehaviorWithEnforcedReplies<Qu
     return (state, command) -> {
       Place now = state.view();
       if (command instanceof Lookup l) return Effect().reply(l.replyTo(), now);
+      if (command instanceof Bought) {
+        if (now.holds()) rooms.apply(eventId).tell(new WaitingRoom.Bought(now.place() > 0 ? 0 : now.lobbyIndex(), now.place()));
+        return Effect().noReply();
+      }
       if (command instanceof Claim c) {
         if (now.holds()) return Effect().reply(c.replyTo(), now);
         return Effect().persist(new PlaceTaken(c.offered())).thenReply(c.replyTo(), State::view);

@@ -76,6 +76,9 @@ public final class WaitingRoom
   /** An account left the line: its lobby index (0 for none) or its later place. */
   public record Left(long lobbyIndex, long place) implements Command {}
 
+  /** An account bought: its place (lobby index, or later place) stops counting as an active shopper. */
+  public record Bought(long lobbyIndex, long place) implements Command {}
+
   /** Leases {@code count} places behind the lottery cohort to an edge node; replies {@link Leased} or {@link Rejected}. */
   public record LeasePlaces(int count, ActorRef<Reply> replyTo) implements Command {}
 
@@ -246,6 +249,8 @@ public final class WaitingRoom
   private final Set<Long> leftLobbyIndexes = new HashSet<>();
   /** Places released by fans who left: never admitted to shop, not counted as active shoppers. */
   private final TreeSet<Long> leftPlaces = new TreeSet<>();
+  /** Places whose fans bought: still admitted in their window, no longer counted as active shoppers. */
+  private final TreeSet<Long> boughtPlaces = new TreeSet<>();
   /** Where the line stands between writes (the fraction earned and when it was last moved). */
   private AdmissionControl.Line line;
   private int seatsAvailable = -1;
@@ -335,6 +340,11 @@ public final class WaitingRoom
       onLeft(state, l);
       return Effect().noReply();
     }
+    if (command instanceof Bought b) {
+      long place = placeOf(state, b.lobbyIndex(), b.place());
+      if (state.started() && place > 0 && !leftPlaces.contains(place) && boughtPlaces.add(place)) stopCounting(state, place);
+      return Effect().noReply();
+    }
     if (command instanceof LeasePlaces l) {
       if (!state.started()) return Effect().reply(l.replyTo(), new Rejected("not_started", "the sale has not started"));
       long from = state.leasedUpTo() + 1;
@@ -391,10 +401,19 @@ public final class WaitingRoom
       if (l.lobbyIndex() > 0 && leftLobbyIndexes.add(l.lobbyIndex())) lobbyDelta--;
       return;
     }
-    long place = l.lobbyIndex() > 0 && l.lobbyIndex() <= state.cohortSize()
-        ? Lottery.place(l.lobbyIndex(), state.salt(), state.cohortSize())
-        : l.place();
+    long place = placeOf(state, l.lobbyIndex(), l.place());
     if (place <= 0 || !leftPlaces.add(place)) return;
+    // A fan who bought and then leaves stopped counting already.
+    if (!boughtPlaces.contains(place)) stopCounting(state, place);
+  }
+
+  /** The place of a lobby index (drawn at the start) or a later place as it is. */
+  private static long placeOf(State state, long lobbyIndex, long place) {
+    return lobbyIndex > 0 && lobbyIndex <= state.cohortSize() ? Lottery.place(lobbyIndex, state.salt(), state.cohortSize()) : place;
+  }
+
+  /** The place no longer counts as an active shopper (it counted from its admission, if the line reached it). */
+  private void stopCounting(State state, long place) {
     if (place <= state.admittedUpTo()) {
       long at = AdmissionLog.admittedAt(state.admissions(), place);
       if (at != AdmissionLog.LONG_AGO && at != AdmissionLog.NOT_YET) {
@@ -468,7 +487,10 @@ public final class WaitingRoom
     for (AdmissionLog.Step step : state.admissions() == null ? List.<AdmissionLog.Step>of() : state.admissions()) {
       if (step.at() < horizon) over = step.upTo();
     }
-    if (over > 0) leftPlaces.headSet(over, true).clear();
+    if (over > 0) {
+      leftPlaces.headSet(over, true).clear();
+      boughtPlaces.headSet(over, true).clear();
+    }
   }
 
   private void askSeats() {

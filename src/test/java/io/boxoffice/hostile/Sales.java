@@ -30,10 +30,7 @@ final class Sales {
 
   /** An event on open sale (every signed-in fan may shop). */
   String openEvent(String venueId) {
-    String id = "e-" + UUID.randomUUID().toString().substring(0, 8);
-    HttpFan.Reply r = admin("POST", "/admin/events", "{\"eventId\":\"" + id + "\",\"venueId\":\"" + venueId
-        + "\",\"name\":\"Show\",\"prices\":{\"floor\":100,\"lower\":50,\"upper\":20}}");
-    if (r.status() != 201) throw new AssertionError("event: " + r.status() + " " + r.body());
+    String id = closedEvent(venueId);
     // Events are created closed: opening the sale is the manager's explicit choice.
     HttpFan.Reply open = admin("POST", "/admin/events/" + id + "/open", null);
     if (open.status() != 200) throw new AssertionError("open: " + open.status() + " " + open.body());
