@@ -26,7 +26,7 @@ import io.boxoffice.edge.Manifests;
 import io.boxoffice.ops.ClusterFaults;
 import io.boxoffice.ops.ClusterGauges;
 import io.boxoffice.ops.FaultLedger;
-import io.boxoffice.ops.Hmac;
+import io.boxoffice.common.Hmac;
 import io.boxoffice.ops.HttpReadiness;
 import io.boxoffice.ops.Metrics;
 import io.boxoffice.ops.MetricsRoutes;

@@ -1,6 +1,6 @@
 package io.boxoffice.accounts;
 
-import io.boxoffice.ops.Hmac;
+import io.boxoffice.common.Hmac;
 import java.time.Clock;
 import java.time.Duration;
 

@@ -1,6 +1,6 @@
 package io.boxoffice.accounts;
 
-import io.boxoffice.CborSerializable;
+import io.boxoffice.common.CborSerializable;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.security.SecureRandom;

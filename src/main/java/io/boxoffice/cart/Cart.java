@@ -1,7 +1,7 @@
 package io.boxoffice.cart;
 
-import io.boxoffice.CborSerializable;
-import io.boxoffice.ops.Supervision;
+import io.boxoffice.common.CborSerializable;
+import io.boxoffice.common.Supervision;
 import io.boxoffice.inventory.EventInventory;
 import io.boxoffice.inventory.EventInventory.SeatPrice;
 import io.boxoffice.payment.PaymentGateway;

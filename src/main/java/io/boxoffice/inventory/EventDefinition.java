@@ -1,6 +1,6 @@
 package io.boxoffice.inventory;
 
-import io.boxoffice.CborSerializable;
+import io.boxoffice.common.CborSerializable;
 import io.boxoffice.venue.VenueLayout;
 import java.util.Map;
 

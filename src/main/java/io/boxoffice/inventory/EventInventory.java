@@ -1,7 +1,7 @@
 package io.boxoffice.inventory;
 
-import io.boxoffice.CborSerializable;
-import io.boxoffice.ops.Supervision;
+import io.boxoffice.common.CborSerializable;
+import io.boxoffice.common.Supervision;
 import io.boxoffice.queue.QueueToken;
 import io.boxoffice.venue.SeatMap;
 import java.util.ArrayList;
@@ -233,7 +233,7 @@ public final class EventInventory
   public static void init(ActorSystem<?> system, InventorySettings settings) {
     ClusterSharding.get(system).init(
         Entity.of(ENTITY_TYPE_KEY, ctx -> create(ctx.getEntityId(), settings)).withRole("inventory")
-            .withAllocationStrategy(new io.boxoffice.ops.NoRebalancing()));
+            .withAllocationStrategy(new io.boxoffice.common.NoRebalancing()));
   }
 
   public static Behavior<Command> create(String eventId, InventorySettings settings) {

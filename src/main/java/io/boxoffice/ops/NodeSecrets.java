@@ -2,6 +2,7 @@ package io.boxoffice.ops;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
+import io.boxoffice.common.Hmac;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.StringWriter;

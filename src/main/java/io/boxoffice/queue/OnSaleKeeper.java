@@ -1,6 +1,6 @@
 package io.boxoffice.queue;
 
-import io.boxoffice.CborSerializable;
+import io.boxoffice.common.CborSerializable;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;

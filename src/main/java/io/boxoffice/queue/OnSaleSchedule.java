@@ -1,6 +1,6 @@
 package io.boxoffice.queue;
 
-import io.boxoffice.CborSerializable;
+import io.boxoffice.common.CborSerializable;
 
 /**
  * An on-sale as an event manager schedules it: when the lobby opens and the sale starts (epoch

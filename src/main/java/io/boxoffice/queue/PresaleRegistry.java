@@ -1,7 +1,7 @@
 package io.boxoffice.queue;
 
-import io.boxoffice.CborSerializable;
-import io.boxoffice.ops.Supervision;
+import io.boxoffice.common.CborSerializable;
+import io.boxoffice.common.Supervision;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.boxoffice.queue;
 
-import io.boxoffice.ops.Hmac;
+import io.boxoffice.common.Hmac;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;

@@ -1,7 +1,7 @@
 package io.boxoffice.queue;
 
-import io.boxoffice.CborSerializable;
-import io.boxoffice.ops.Supervision;
+import io.boxoffice.common.CborSerializable;
+import io.boxoffice.common.Supervision;
 import io.boxoffice.inventory.EventInventory;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -221,7 +221,7 @@ public final class WaitingRoom
   public static void init(ActorSystem<?> system, WaitingRoomSettings settings) {
     ClusterSharding.get(system).init(
         Entity.of(ENTITY_TYPE_KEY, ctx -> create(ctx.getEntityId(), settings)).withRole("inventory")
-            .withAllocationStrategy(new io.boxoffice.ops.NoRebalancing()));
+            .withAllocationStrategy(new io.boxoffice.common.NoRebalancing()));
   }
 
   public static Behavior<Command> create(String eventId, WaitingRoomSettings settings) {

@@ -1,6 +1,6 @@
 package io.boxoffice.tickets;
 
-import io.boxoffice.ops.Hmac;
+import io.boxoffice.common.Hmac;
 
 /** The signed barcode on a ticket: event, seat and order under HMAC-SHA256, so a gate can tell forgeries at once. */
 public final class Barcode {

@@ -1,7 +1,7 @@
 package io.boxoffice.tickets;
 
-import io.boxoffice.CborSerializable;
-import io.boxoffice.ops.Supervision;
+import io.boxoffice.common.CborSerializable;
+import io.boxoffice.common.Supervision;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,7 +1,7 @@
 package io.boxoffice.venue;
 
-import io.boxoffice.CborSerializable;
-import io.boxoffice.ops.Supervision;
+import io.boxoffice.common.CborSerializable;
+import io.boxoffice.common.Supervision;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.Behavior;

@@ -1,6 +1,6 @@
 package io.boxoffice.venue;
 
-import io.boxoffice.CborSerializable;
+import io.boxoffice.common.CborSerializable;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;

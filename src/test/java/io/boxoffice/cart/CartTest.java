@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.boxoffice.inventory.EventDefinition;
 import io.boxoffice.inventory.EventInventory;
-import io.boxoffice.ops.Hmac;
+import io.boxoffice.common.Hmac;
 import io.boxoffice.payment.PaymentSimulator;
 import io.boxoffice.support.MutableClock;
 import io.boxoffice.support.TestConfigs;

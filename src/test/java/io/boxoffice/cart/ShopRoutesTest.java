@@ -13,7 +13,7 @@ import io.boxoffice.edge.EventViews;
 import io.boxoffice.edge.Identity;
 import io.boxoffice.edge.ShopAdmission;
 import io.boxoffice.inventory.EventInventory;
-import io.boxoffice.ops.Hmac;
+import io.boxoffice.common.Hmac;
 import io.boxoffice.support.HttpFan;
 import io.boxoffice.support.MutableClock;
 import io.boxoffice.support.TestConfigs;

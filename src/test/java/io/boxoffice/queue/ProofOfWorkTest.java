@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.boxoffice.ops.Hmac;
+import io.boxoffice.common.Hmac;
 import io.boxoffice.queue.ProofOfWork.Verdict;
 import io.boxoffice.support.MutableClock;
 import java.nio.charset.StandardCharsets;

@@ -1,4 +1,4 @@
-package io.boxoffice.ops;
+package io.boxoffice.common;
 
 import org.apache.pekko.actor.ActorRef;
 import org.apache.pekko.actor.ActorSystem;

@@ -1,4 +1,4 @@
-package io.boxoffice.ops;
+package io.boxoffice.common;
 
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;

@@ -1,4 +1,4 @@
-package io.boxoffice.ops;
+package io.boxoffice.common;
 
 import java.time.Duration;
 import org.apache.pekko.actor.typed.BackoffSupervisorStrategy;
