@@ -10,7 +10,6 @@ import io.boxoffice.edge.EventViews;
 import io.boxoffice.edge.Identity;
 import io.boxoffice.edge.Refusals;
 import io.boxoffice.edge.ShopAdmission;
-import io.boxoffice.ops.Metrics;
 import io.boxoffice.inventory.EventDefinition;
 import io.boxoffice.inventory.EventInventory;
 import io.boxoffice.inventory.EventInventory.SeatPrice;
@@ -66,7 +65,7 @@ public final class ShopRoutes extends AllDirectives {
   private final Function<String, RecipientRef<Cart.Command>> carts;
   private final Scheduler scheduler;
   private final Duration retryDeadline;
-  private final Metrics metrics;
+  private final ShopMetrics metrics;
 
   /**
    * @param retryDeadline how long a hold or a checkout may be asked again while its entity
@@ -76,7 +75,7 @@ public final class ShopRoutes extends AllDirectives {
   public ShopRoutes(Api api, BulkheadDirectives bulkheads, Identity identity, ShopAdmission admission, EventViews views,
                     Function<String, RecipientRef<EventInventory.Command>> inventories,
                     Function<String, RecipientRef<Cart.Command>> carts, Scheduler scheduler, Duration retryDeadline,
-                    Metrics metrics) {
+                    ShopMetrics metrics) {
     this.retryDeadline = retryDeadline;
     this.metrics = metrics;
     this.api = api;
@@ -197,7 +196,7 @@ public final class ShopRoutes extends AllDirectives {
           if (reply instanceof Cart.Rejected rejected) {
             return api.error(Refusals.toApiError(rejected.code(), rejected.message(), rejected.seatIds()));
           }
-          metrics.sales(eventId).increment();
+          metrics.orderSold(eventId);
           return orderView(reply);
         }));
       });
@@ -263,7 +262,7 @@ public final class ShopRoutes extends AllDirectives {
   }
 
   private HttpResponse held(String eventId, EventInventory.Reply reply) {
-    if (reply instanceof EventInventory.Held h) metrics.holds(eventId).increment(h.seats().size());
+    if (reply instanceof EventInventory.Held h) metrics.seatsHeld(eventId, h.seats().size());
     return holdsView(reply);
   }
 

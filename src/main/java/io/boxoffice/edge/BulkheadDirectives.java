@@ -1,6 +1,5 @@
 package io.boxoffice.edge;
 
-import io.boxoffice.ops.Metrics;
 import java.util.function.Supplier;
 import org.apache.pekko.http.javadsl.server.AllDirectives;
 import org.apache.pekko.http.javadsl.server.Route;
@@ -9,9 +8,9 @@ import org.apache.pekko.http.javadsl.server.Route;
 public final class BulkheadDirectives extends AllDirectives {
   private final Bulkhead bulkhead;
   private final Api api;
-  private final Metrics metrics;
+  private final EdgeMetrics metrics;
 
-  public BulkheadDirectives(Bulkhead bulkhead, Api api, Metrics metrics) {
+  public BulkheadDirectives(Bulkhead bulkhead, Api api, EdgeMetrics metrics) {
     this.bulkhead = bulkhead;
     this.api = api;
     this.metrics = metrics;
@@ -20,7 +19,7 @@ public final class BulkheadDirectives extends AllDirectives {
   public Route guard(String eventId, Bulkhead.Priority priority, Supplier<Route> inner) {
     return extractRequestContext(ctx -> {
       if (!bulkhead.tryEnter(eventId, priority)) {
-        metrics.shed(eventId, priority.name().toLowerCase()).increment();
+        metrics.requestShed(eventId, priority.name().toLowerCase());
         return complete(api.error(503, "overloaded", "this event is busy right now, try again in a moment"));
       }
       // The place is given back when the response is ready, whatever it is (also rejections and failures).

@@ -1,5 +1,7 @@
 package io.boxoffice.ops;
 
+import io.boxoffice.cart.ShopMetrics;
+import io.boxoffice.edge.EdgeMetrics;
 import io.boxoffice.edge.Manifests;
 import io.boxoffice.inventory.InventoryMetrics;
 import io.boxoffice.queue.WaitingRoom;
@@ -26,7 +28,7 @@ import java.util.function.ToDoubleFunction;
  * admissions, active shoppers and seats, holds and sales, requests shed by class; latency per
  * route; the inventory's journal write time and batch sizes; cluster members and shards; the JVM.
  */
-public final class Metrics implements InventoryMetrics {
+public final class Metrics implements InventoryMetrics, EdgeMetrics, ShopMetrics {
   private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   private final Map<String, Timer> routes = new ConcurrentHashMap<>();
   private final Set<String> watchedEvents = ConcurrentHashMap.newKeySet();
@@ -67,6 +69,21 @@ public final class Metrics implements InventoryMetrics {
   public Counter shed(String eventId, String priority) {
     return Counter.builder("boxoffice_requests_shed").description("Requests refused 503 by the event's bulkhead")
         .tags("event", eventId, "class", priority).register(registry);
+  }
+
+  @Override
+  public void seatsHeld(String eventId, int seats) {
+    holds(eventId).increment(seats);
+  }
+
+  @Override
+  public void orderSold(String eventId) {
+    sales(eventId).increment();
+  }
+
+  @Override
+  public void requestShed(String eventId, String priority) {
+    shed(eventId, priority).increment();
   }
 
   @Override
