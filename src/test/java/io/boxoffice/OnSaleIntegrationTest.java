@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.boxoffice.app.Node;
 import io.boxoffice.payment.PaymentSimulator;
 import io.boxoffice.support.HttpFan;
 import io.boxoffice.support.MutableClock;

@@ -2,10 +2,10 @@ package io.boxoffice.bench;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
-import io.boxoffice.Node;
+import io.boxoffice.app.Node;
 import io.boxoffice.inventory.EventDefinition;
 import io.boxoffice.inventory.EventInventory;
-import io.boxoffice.ops.NodeConfig;
+import io.boxoffice.app.NodeConfig;
 import io.boxoffice.venue.StadiumGenerator;
 import io.boxoffice.venue.VenueLayout;
 import java.sql.Connection;

@@ -1,6 +1,6 @@
 package io.boxoffice.bench;
 
-import io.boxoffice.Node;
+import io.boxoffice.app.Node;
 import io.boxoffice.support.HttpFan;
 import io.boxoffice.support.TestNode;
 import java.io.IOException;

@@ -1,6 +1,6 @@
 package io.boxoffice.bench;
 
-import io.boxoffice.Node;
+import io.boxoffice.app.Node;
 import io.boxoffice.inventory.EventDefinition;
 import io.boxoffice.inventory.EventInventory;
 import io.boxoffice.support.TestNode;

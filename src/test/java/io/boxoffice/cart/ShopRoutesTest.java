@@ -47,7 +47,7 @@ class ShopRoutesTest {
     api = new Api(testKit.system(), Duration.ofMillis(500), 65536);
     views = new EventViews(id -> inventory.getRef(), testKit.system().scheduler(), api.mapper(), clock,
         Duration.ofMillis(500), Duration.ofSeconds(1));
-    io.boxoffice.ops.Metrics metrics = new io.boxoffice.ops.Metrics();
+    io.boxoffice.app.Metrics metrics = new io.boxoffice.app.Metrics();
     ShopRoutes routes = new ShopRoutes(api, new BulkheadDirectives(new Bulkhead(1000), api, metrics), new Identity(tokens, api),
         ShopAdmission.everyone(), views, id -> inventory.getRef(), id -> carts.getRef(), testKit.system().scheduler(),
         Duration.ofSeconds(3), metrics);
@@ -186,9 +186,9 @@ class ShopRoutesTest {
     TestProbe<Cart.Command> cartProbe = testKit.createTestProbe();
     Api patient = new Api(testKit.system(), Duration.ofSeconds(20), 65536);
     Bulkhead bulkhead = new Bulkhead(10);
-    ShopRoutes small = new ShopRoutes(patient, new BulkheadDirectives(bulkhead, patient, new io.boxoffice.ops.Metrics()), new Identity(tokens, patient),
+    ShopRoutes small = new ShopRoutes(patient, new BulkheadDirectives(bulkhead, patient, new io.boxoffice.app.Metrics()), new Identity(tokens, patient),
         ShopAdmission.everyone(), views, id -> inv.getRef(), id -> cartProbe.getRef(), testKit.system().scheduler(),
-        Duration.ofSeconds(30), new io.boxoffice.ops.Metrics());
+        Duration.ofSeconds(30), new io.boxoffice.app.Metrics());
     ServerBinding flooded = Http.get(testKit.system()).newServerAt("127.0.0.1", 0).bind(patient.seal(small.routes()))
         .toCompletableFuture().get(10, TimeUnit.SECONDS);
     try {

@@ -3,7 +3,7 @@ package io.boxoffice.hostile;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.typesafe.config.ConfigFactory;
-import io.boxoffice.Node;
+import io.boxoffice.app.Node;
 import io.boxoffice.support.HttpFan;
 import io.boxoffice.support.MutableClock;
 import io.boxoffice.support.TestNode;

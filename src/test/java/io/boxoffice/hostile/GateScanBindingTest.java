@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.boxoffice.Node;
+import io.boxoffice.app.Node;
 import io.boxoffice.support.HttpFan;
 import io.boxoffice.support.TestNode;
 import java.time.Clock;

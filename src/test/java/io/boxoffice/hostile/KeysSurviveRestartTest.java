@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
-import io.boxoffice.Node;
-import io.boxoffice.ops.NodeSecrets;
+import io.boxoffice.app.Node;
+import io.boxoffice.app.NodeSecrets;
 import io.boxoffice.support.HttpFan;
 import io.boxoffice.support.TestNode;
 import java.nio.file.Files;

@@ -2,7 +2,7 @@ package io.boxoffice.hostile;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.boxoffice.Node;
+import io.boxoffice.app.Node;
 import io.boxoffice.support.HttpFan;
 import io.boxoffice.support.MutableClock;
 import io.boxoffice.support.TestNode;

@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.typesafe.config.ConfigFactory;
-import io.boxoffice.Node;
+import io.boxoffice.app.Node;
 import io.boxoffice.inventory.EventInventory;
 import io.boxoffice.queue.QueuePlace;
 import io.boxoffice.queue.WaitingRoom;

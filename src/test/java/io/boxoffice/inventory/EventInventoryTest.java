@@ -329,7 +329,7 @@ class EventInventoryTest {
   @Test
   void holdClocksStopWhileThePlatformAroundTheEventFails() {
     String id = newEventId();
-    io.boxoffice.ops.FaultLedger faults = new io.boxoffice.ops.FaultLedger(2_000);
+    io.boxoffice.app.FaultLedger faults = new io.boxoffice.app.FaultLedger(2_000);
     var settings = TestConfigs.inventory(clock, 100, null, Duration.ofDays(1), faults);
     ActorRef<EventInventory.Command> inv = createdOn(id, settings);
     TestProbe<EventInventory.Reply> probe = testKit.createTestProbe();
@@ -382,7 +382,7 @@ class EventInventoryTest {
   @Test
   void withoutTrafficTheHeartbeatGivesTheFaultTimeToTheHolds() {
     String id = newEventId();
-    io.boxoffice.ops.FaultLedger faults = new io.boxoffice.ops.FaultLedger(0);
+    io.boxoffice.app.FaultLedger faults = new io.boxoffice.app.FaultLedger(0);
     var settings = TestConfigs.inventory(clock, 100, null, Duration.ofDays(1), faults);
     ActorRef<EventInventory.Command> inv = createdOn(id, settings);
     TestProbe<EventInventory.Reply> probe = testKit.createTestProbe();

@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import io.boxoffice.ops.NodeConfig;
-import io.boxoffice.ops.Schema;
+import io.boxoffice.app.NodeConfig;
+import io.boxoffice.app.Schema;
 import io.boxoffice.support.TestNode;
 import java.time.Duration;
 import java.util.UUID;

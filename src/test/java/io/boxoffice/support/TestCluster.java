@@ -2,7 +2,7 @@ package io.boxoffice.support;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
-import io.boxoffice.Node;
+import io.boxoffice.app.Node;
 import io.boxoffice.inventory.EventInventory;
 import io.boxoffice.payment.PaymentSimulator;
 import java.net.ServerSocket;

@@ -1,4 +1,4 @@
-package io.boxoffice;
+package io.boxoffice.app;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

@@ -1,7 +1,6 @@
-package io.boxoffice;
+package io.boxoffice.app;
 
 import com.typesafe.config.ConfigFactory;
-import io.boxoffice.ops.NodeSecrets;
 import java.time.Clock;
 
 /** {@code java -jar boxoffice.jar}: one node, every role, embedded database unless configured otherwise. */

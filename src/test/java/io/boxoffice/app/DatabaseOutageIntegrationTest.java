@@ -1,10 +1,9 @@
-package io.boxoffice.ops;
+package io.boxoffice.app;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.typesafe.config.Config;
-import io.boxoffice.Node;
 import io.boxoffice.chaos.DbProxy;
 import io.boxoffice.support.HttpFan;
 import io.boxoffice.support.TestCluster;

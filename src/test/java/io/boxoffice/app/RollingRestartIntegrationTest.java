@@ -1,10 +1,9 @@
-package io.boxoffice.ops;
+package io.boxoffice.app;
 
 import static io.boxoffice.support.TestCluster.hosts;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.boxoffice.Node;
 import io.boxoffice.support.HttpFan;
 import io.boxoffice.support.TestCluster;
 import java.time.Clock;

@@ -1,4 +1,4 @@
-package io.boxoffice.ops;
+package io.boxoffice.app;
 
 import io.boxoffice.cart.ShopMetrics;
 import io.boxoffice.edge.EdgeMetrics;

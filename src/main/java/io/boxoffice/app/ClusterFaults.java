@@ -1,4 +1,4 @@
-package io.boxoffice.ops;
+package io.boxoffice.app;
 
 import com.typesafe.config.Config;
 import java.time.Clock;

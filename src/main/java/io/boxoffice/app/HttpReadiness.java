@@ -1,4 +1,4 @@
-package io.boxoffice.ops;
+package io.boxoffice.app;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;

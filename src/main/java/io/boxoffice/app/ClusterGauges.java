@@ -1,4 +1,4 @@
-package io.boxoffice.ops;
+package io.boxoffice.app;
 
 import io.micrometer.core.instrument.Tags;
 import java.time.Duration;

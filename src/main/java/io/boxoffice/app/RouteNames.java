@@ -1,4 +1,4 @@
-package io.boxoffice.ops;
+package io.boxoffice.app;
 
 import org.apache.pekko.http.javadsl.model.HttpRequest;
 

@@ -1,4 +1,4 @@
-package io.boxoffice.ops;
+package io.boxoffice.app;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
