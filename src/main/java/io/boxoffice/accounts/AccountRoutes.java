@@ -3,6 +3,7 @@ package io.boxoffice.accounts;
 import io.boxoffice.edge.Api;
 import io.boxoffice.edge.ApiError;
 import io.boxoffice.edge.FanContext;
+import io.boxoffice.edge.IdentityToken;
 import java.security.SecureRandom;
 import java.util.Base64;
 import java.util.Map;

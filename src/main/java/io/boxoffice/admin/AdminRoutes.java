@@ -4,7 +4,7 @@ import static org.apache.pekko.http.javadsl.server.PathMatchers.segment;
 
 import io.boxoffice.edge.Api;
 import io.boxoffice.edge.ApiError;
-import io.boxoffice.edge.Manifests;
+import io.boxoffice.queue.Manifests;
 import io.boxoffice.inventory.EventDefinition;
 import io.boxoffice.inventory.EventInventory;
 import io.boxoffice.payment.PaymentSimulator;

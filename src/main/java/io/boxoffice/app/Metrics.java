@@ -2,7 +2,7 @@ package io.boxoffice.app;
 
 import io.boxoffice.cart.ShopMetrics;
 import io.boxoffice.edge.EdgeMetrics;
-import io.boxoffice.edge.Manifests;
+import io.boxoffice.queue.Manifests;
 import io.boxoffice.inventory.InventoryMetrics;
 import io.boxoffice.queue.WaitingRoom;
 import io.micrometer.core.instrument.Counter;

@@ -1,6 +1,5 @@
 package io.boxoffice.edge;
 
-import io.boxoffice.accounts.IdentityToken;
 import java.net.URI;
 import java.util.Locale;
 import java.util.Optional;

@@ -1,6 +1,5 @@
 package io.boxoffice.edge;
 
-import io.boxoffice.queue.TokenBuckets;
 import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.List;

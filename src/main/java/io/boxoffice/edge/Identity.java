@@ -1,6 +1,5 @@
 package io.boxoffice.edge;
 
-import io.boxoffice.accounts.IdentityToken;
 import java.util.function.Function;
 import org.apache.pekko.http.javadsl.server.AllDirectives;
 import org.apache.pekko.http.javadsl.server.Route;

@@ -1,9 +1,8 @@
 package io.boxoffice.queue;
 
-import io.boxoffice.accounts.IdentityToken;
+import io.boxoffice.edge.IdentityToken;
 import io.boxoffice.edge.ClientPrefix;
 import io.boxoffice.edge.FanContext;
-import io.boxoffice.edge.Manifests;
 import io.boxoffice.venue.VenueLayout;
 import java.io.IOException;
 import java.io.InputStream;

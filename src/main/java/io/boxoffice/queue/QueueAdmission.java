@@ -2,8 +2,7 @@ package io.boxoffice.queue;
 
 import io.boxoffice.edge.Api;
 import io.boxoffice.edge.FanContext;
-import io.boxoffice.edge.Manifests;
-import io.boxoffice.edge.ShopAdmission;
+import io.boxoffice.cart.ShopAdmission;
 import java.time.Clock;
 import io.boxoffice.inventory.EventInventory;
 import java.util.function.Function;

@@ -8,7 +8,6 @@ import io.boxoffice.edge.Bulkhead;
 import io.boxoffice.edge.BulkheadDirectives;
 import io.boxoffice.edge.FanContext;
 import io.boxoffice.edge.Identity;
-import io.boxoffice.edge.Manifests;
 import io.boxoffice.venue.VenueLayout;
 import java.time.Clock;
 import java.util.LinkedHashMap;

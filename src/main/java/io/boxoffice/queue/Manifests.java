@@ -1,6 +1,6 @@
-package io.boxoffice.edge;
+package io.boxoffice.queue;
 
-import io.boxoffice.queue.WaitingRoom;
+import io.boxoffice.edge.ApiError;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;

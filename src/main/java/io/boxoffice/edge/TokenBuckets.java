@@ -1,4 +1,4 @@
-package io.boxoffice.queue;
+package io.boxoffice.edge;
 
 import java.time.Clock;
 import java.util.Iterator;

@@ -1,10 +1,13 @@
-package io.boxoffice.accounts;
+package io.boxoffice.edge;
 
 import io.boxoffice.common.Hmac;
 import java.time.Clock;
 import java.time.Duration;
 
-/** The signed {@code bo_id} cookie value: account id and expiry under HMAC-SHA256. */
+/**
+ * The signed {@code bo_id} cookie value: account id and expiry under HMAC-SHA256. Accounts issue
+ * it at sign-in; every signed-in route reads it, so it lives at the edge with {@link Identity}.
+ */
 public final class IdentityToken {
   public static final String COOKIE = "bo_id";
 

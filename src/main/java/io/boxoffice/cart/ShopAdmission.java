@@ -1,4 +1,4 @@
-package io.boxoffice.edge;
+package io.boxoffice.cart;
 
 import io.boxoffice.inventory.EventInventory;
 import java.util.function.Function;
@@ -6,7 +6,8 @@ import org.apache.pekko.http.javadsl.server.Route;
 
 /**
  * Decides whether a signed-in account may shop an event right now, and hands the inner route
- * the queue pass to carry to the inventory (null for an open sale).
+ * the queue pass to carry to the inventory (null for an open sale). A port of the shop: the
+ * waiting room implements it ({@code queue.QueueAdmission}), {@code Node} wires it.
  */
 public interface ShopAdmission {
   Route admitted(String eventId, String accountId, Function<EventInventory.QueuePass, Route> inner);

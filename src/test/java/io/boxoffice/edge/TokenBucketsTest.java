@@ -1,10 +1,10 @@
-package io.boxoffice.queue;
+package io.boxoffice.edge;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.boxoffice.queue.TokenBuckets.Decision;
+import io.boxoffice.edge.TokenBuckets.Decision;
 import io.boxoffice.support.MutableClock;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,7 +1,8 @@
-package io.boxoffice.edge;
+package io.boxoffice.cart;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.boxoffice.edge.ApiError;
 import io.boxoffice.inventory.EventDefinition;
 import io.boxoffice.inventory.EventInventory;
 import io.boxoffice.venue.SeatMap;
