@@ -143,9 +143,10 @@ public final class Node {
 
       // One verifier for the edge and the inventory's own check: the same keys.
       QueueTokenSettings queueSettings = QueueTokenSettings.fromConfig(config, clock);
+      QueueToken queueTokens = queueSettings.tokens();
       // Hold clocks stop while this node sees the cluster in trouble: a fan must not lose a cart to our fault.
       FaultLedger faults = ClusterFaults.start(system, clock, bo.getDuration("inventory.fault-settle"), metrics);
-      InventorySettings inventorySettings = InventorySettings.fromConfig(config, clock, queueSettings.tokens(), metrics, faults);
+      InventorySettings inventorySettings = InventorySettings.fromConfig(config, clock, queueTokens, metrics, faults);
       EventInventory.init(system, inventorySettings);
       // A fan who has bought frees its active-shopper slot for the next fan in line (its pass
       // still admits until its window ends, within the per-account cap).
@@ -168,7 +169,7 @@ public final class Node {
 
       Function<HttpRequest, CompletionStage<HttpResponse>> handler =
           routes(system, config, clock, askTimeout, barcodes, inventorySettings, refs, manifestTopic, keeper, queueSettings,
-              payments, metrics);
+              queueTokens, payments, metrics);
       ClusterGauges.register(system, metrics);
       // Our own bind of pekko-http's HTTP layer: it has no deadline for a request's head (HttpServer).
       HttpServer binding = HttpServer.bind(system, bo.getString("http.interface"), bo.getInt("http.port"),
@@ -189,7 +190,8 @@ public final class Node {
                               InventorySettings inventorySettings, Refs refs,
                               ActorRef<Topic.Command<WaitingRoom.Manifest>> manifestTopic,
                               ActorRef<OnSaleKeeper.Command> keeper,
-                              QueueTokenSettings queueSettings, PaymentGateway payments, Metrics metrics) {
+                              QueueTokenSettings queueSettings, QueueToken queueTokens,
+                              PaymentGateway payments, Metrics metrics) {
     Config bo = config.getConfig("boxoffice");
     Api api = new Api(system, askTimeout, bo.getBytes("http.max-body-bytes"));
     IdentityToken identityTokens = new IdentityToken(Hmac.fromBase64OrRandom(secret(bo, "identity-key", "sign-in cookies")),
@@ -199,7 +201,6 @@ public final class Node {
         inventorySettings.availabilityInterval());
 
     // The waiting room at the edge: tokens, network prefixes, rate limits, bot defenses, manifests.
-    QueueToken queueTokens = inventorySettings.queueTokens();
     long tokenMaxAge = queueSettings.tokenTtl().toSeconds();
     BotSettings bots = BotSettings.from(config);
     FanContext fans = new FanContext(ClientPrefix.fromConfig(config),

@@ -2,7 +2,6 @@ package io.boxoffice.inventory;
 
 import io.boxoffice.common.CborSerializable;
 import io.boxoffice.common.Supervision;
-import io.boxoffice.queue.QueueToken;
 import io.boxoffice.venue.SeatMap;
 import java.util.ArrayList;
 import java.util.List;
@@ -475,9 +474,8 @@ public final class EventInventory
     QueuePass pass = hold.pass();
     String account = hold.account();
     if (pass == null || settings.queueTokens() == null) return false;
-    QueueToken.Verification v = settings.queueTokens().verify(pass.token(), state.definition.eventId(), account, pass.prefix());
-    return v instanceof QueueToken.Valid valid
-        && settings.queueTokens().admittedAndInWindow(valid.claims(), settings.clock().millis() / 1000);
+    return settings.queueTokens().admits(pass.token(), state.definition.eventId(), account, pass.prefix(),
+        settings.clock().millis() / 1000);
   }
 
   private ReplyEffect<Event, State> onFlush(Active state) {

@@ -1,7 +1,6 @@
 package io.boxoffice.inventory;
 
 import com.typesafe.config.Config;
-import io.boxoffice.queue.QueueToken;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.SplittableRandom;
@@ -22,12 +21,12 @@ public record InventorySettings(
     Duration availabilityInterval,
     String journalPluginId,
     String snapshotPluginId,
-    QueueToken queueTokens,
+    QueuePassCheck queueTokens,
     InventoryMetrics metrics,
     Duration heartbeat,
     PlatformFaults faults) {
 
-  public static InventorySettings fromConfig(Config config, Clock clock, QueueToken queueTokens, InventoryMetrics metrics,
+  public static InventorySettings fromConfig(Config config, Clock clock, QueuePassCheck queueTokens, InventoryMetrics metrics,
                                              PlatformFaults faults) {
     Config c = config.getConfig("boxoffice.inventory");
     return new InventorySettings(

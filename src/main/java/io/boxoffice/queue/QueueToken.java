@@ -1,5 +1,6 @@
 package io.boxoffice.queue;
 
+import io.boxoffice.inventory.QueuePassCheck;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
@@ -21,7 +22,7 @@ import java.util.Objects;
  * verification computes at most one MAC, and {@link HmacSha256} computes it from the key's
  * precomputed pad states; fixed offsets make parsing a few array reads.
  */
-public final class QueueToken {
+public final class QueueToken implements QueuePassCheck {
   public static final String COOKIE_PREFIX = "bo_q_";
 
   private static final byte VERSION = 1;
@@ -185,6 +186,12 @@ public final class QueueToken {
     if (issuedAt > now + skewSeconds) return Invalid.of(Reason.ISSUED_IN_FUTURE);
     if (now > issuedAt + ttlSeconds + skewSeconds) return Invalid.of(Reason.EXPIRED);
     return new Valid(new Claims(eventId, accountId, (long) LONG.get(b, 5), prefix, issuedAt, (long) LONG.get(b, 21)));
+  }
+
+  /** {@link #verify} and {@link #admittedAndInWindow}: what the inventory asks of a hold's pass. */
+  @Override
+  public boolean admits(String token, String eventId, String accountId, String prefix, long nowEpochSecond) {
+    return verify(token, eventId, accountId, prefix) instanceof Valid valid && admittedAndInWindow(valid.claims(), nowEpochSecond);
   }
 
   /**
