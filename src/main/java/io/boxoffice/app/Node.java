@@ -9,6 +9,7 @@ import io.boxoffice.edge.IdentityToken;
 import io.boxoffice.accounts.PasswordHasher;
 import io.boxoffice.admin.AdminRoutes;
 import io.boxoffice.cart.Cart;
+import io.boxoffice.cart.CartOrders;
 import io.boxoffice.cart.CartSettings;
 import io.boxoffice.cart.CheckoutRecovery;
 import io.boxoffice.cart.ShopRoutes;
@@ -247,7 +248,8 @@ public final class Node {
     ShopRoutes shop = new ShopRoutes(api, bulkheads, identity,
         new QueueAdmission(api, fans, manifests, queueTokens, clock, tokenMaxAge), views, refs.inventories(), refs.carts(),
         system.scheduler(), bo.getDuration("http.retry-deadline"), metrics);
-    TicketRoutes tickets = new TicketRoutes(api, identity, barcodes, token(bo, "gate-token", "Gate"), refs.carts(), refs.wallets(),
+    TicketRoutes tickets = new TicketRoutes(api, identity, barcodes, token(bo, "gate-token", "Gate"),
+        new CartOrders(refs.carts(), api.askTimeout(), system.scheduler()), refs.wallets(),
         refs.inventories(), system.scheduler());
     AllDirectives d = new AllDirectives() {};
     // The queue's paths come before the shop's: the shop checks admission for every path under an event.

@@ -2,8 +2,6 @@ package io.boxoffice.tickets;
 
 import static org.apache.pekko.http.javadsl.server.PathMatchers.segment;
 
-import io.boxoffice.cart.Cart;
-import io.boxoffice.cart.ShopRoutes;
 import io.boxoffice.edge.Api;
 import io.boxoffice.edge.ApiError;
 import io.boxoffice.edge.Identity;
@@ -36,20 +34,20 @@ public final class TicketRoutes extends AllDirectives {
   private final Identity identity;
   private final Barcode barcodes;
   private final byte[] gateToken;
-  private final Function<String, RecipientRef<Cart.Command>> carts;
+  private final Orders orders;
   private final Function<String, RecipientRef<TicketWallet.Command>> wallets;
   private final Function<String, RecipientRef<EventInventory.Command>> inventories;
   private final Scheduler scheduler;
 
   public TicketRoutes(Api api, Identity identity, Barcode barcodes, String gateToken,
-                      Function<String, RecipientRef<Cart.Command>> carts,
+                      Orders orders,
                       Function<String, RecipientRef<TicketWallet.Command>> wallets,
                       Function<String, RecipientRef<EventInventory.Command>> inventories, Scheduler scheduler) {
     this.api = api;
     this.identity = identity;
     this.barcodes = barcodes;
     this.gateToken = gateToken.getBytes(StandardCharsets.UTF_8);
-    this.carts = carts;
+    this.orders = orders;
     this.wallets = wallets;
     this.inventories = inventories;
     this.scheduler = scheduler;
@@ -62,18 +60,10 @@ public final class TicketRoutes extends AllDirectives {
         path(segment("gate").slash("scan"), () -> post(() -> gate(() -> api.body(ScanRequest.class, this::scan)))));
   }
 
-  /** Order ids are {@code <eventId>.<accountId>.<n>}: only the owner gets an answer, everyone else 404. */
+  /** Only the owner of an order gets an answer, everyone else 404. */
   private Route order(String account, String orderId) {
-    String[] parts = orderId.split("\\.");
-    if (parts.length != 3 || !parts[1].equals(account) || !VenueLayout.isValidEntityId(parts[0])) {
-      return complete(api.error(404, "not_found", "no such order"));
-    }
-    CompletionStage<HttpResponse> response = AskPattern
-        .<Cart.Command, Cart.Reply>ask(carts.apply(Cart.entityId(parts[0], account)), r -> new Cart.GetOrder(orderId, r),
-            api.askTimeout(), scheduler)
-        .thenApply(reply -> reply instanceof Cart.OrderView o
-            ? api.json(200, ShopRoutes.orderJson(o))
-            : api.error(404, "not_found", "no such order"));
+    CompletionStage<HttpResponse> response = orders.find(account, orderId)
+        .thenApply(order -> order.map(body -> api.json(200, body)).orElseGet(() -> api.error(404, "not_found", "no such order")));
     return api.respond(response);
   }
 
