@@ -2,8 +2,8 @@ package io.boxoffice.app;
 
 import io.boxoffice.cart.ShopMetrics;
 import io.boxoffice.edge.EdgeMetrics;
-import io.boxoffice.queue.Manifests;
 import io.boxoffice.inventory.InventoryMetrics;
+import io.boxoffice.queue.Manifests;
 import io.boxoffice.queue.WaitingRoom;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;

@@ -1,8 +1,8 @@
 package io.boxoffice.queue;
 
-import io.boxoffice.edge.IdentityToken;
 import io.boxoffice.edge.ClientPrefix;
 import io.boxoffice.edge.FanContext;
+import io.boxoffice.edge.IdentityToken;
 import io.boxoffice.venue.VenueLayout;
 import java.io.IOException;
 import java.io.InputStream;

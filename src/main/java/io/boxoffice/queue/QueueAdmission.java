@@ -1,10 +1,10 @@
 package io.boxoffice.queue;
 
+import io.boxoffice.cart.ShopAdmission;
 import io.boxoffice.edge.Api;
 import io.boxoffice.edge.FanContext;
-import io.boxoffice.cart.ShopAdmission;
-import java.time.Clock;
 import io.boxoffice.inventory.EventInventory;
+import java.time.Clock;
 import java.util.function.Function;
 import org.apache.pekko.http.javadsl.server.AllDirectives;
 import org.apache.pekko.http.javadsl.server.Route;

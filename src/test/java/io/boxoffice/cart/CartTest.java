@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.boxoffice.common.Hmac;
 import io.boxoffice.inventory.EventDefinition;
 import io.boxoffice.inventory.EventInventory;
-import io.boxoffice.common.Hmac;
 import io.boxoffice.payment.PaymentSimulator;
 import io.boxoffice.support.MutableClock;
 import io.boxoffice.support.TestConfigs;

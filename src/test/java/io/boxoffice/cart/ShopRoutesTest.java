@@ -5,13 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.boxoffice.edge.IdentityToken;
+import io.boxoffice.common.Hmac;
 import io.boxoffice.edge.Api;
 import io.boxoffice.edge.Bulkhead;
 import io.boxoffice.edge.BulkheadDirectives;
 import io.boxoffice.edge.Identity;
+import io.boxoffice.edge.IdentityToken;
 import io.boxoffice.inventory.EventInventory;
-import io.boxoffice.common.Hmac;
 import io.boxoffice.support.HttpFan;
 import io.boxoffice.support.MutableClock;
 import io.boxoffice.support.TestConfigs;
