@@ -2,11 +2,12 @@ package io.boxoffice;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
-import io.boxoffice.common.CborSerializable;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import io.boxoffice.common.CborSerializable;
 import org.junit.jupiter.api.Test;
 
 /** Rules live apart from plumbing: the deciding classes know nothing of Pekko, and nothing uses Java serialization. */
@@ -33,6 +34,22 @@ class ArchitectureTest {
         .or().haveSimpleNameStartingWith("OnSaleSchedule")
         .should().dependOnClassesThat().resideInAnyPackage("org.apache.pekko..", "scala..")
         .check(MAIN);
+  }
+
+  /**
+   * Each package below {@code io.boxoffice} is a slice; none may reach itself through the others.
+   * A lower package that needs something of a higher one declares a port (an interface it owns,
+   * such as {@code inventory.QueuePassCheck} or {@code tickets.Orders}) that {@code app.Node} wires.
+   */
+  @Test
+  void theFeaturePackagesImportEachOtherWithoutCycles() {
+    slices().matching("io.boxoffice.(*)..").should().beFreeOfCycles().check(MAIN);
+  }
+
+  /** The cycle rule sees only classes inside a slice: nothing may hide in the root package. */
+  @Test
+  void everyClassLivesInAPackageOfItsOwn() {
+    noClasses().should().resideInAPackage("io.boxoffice").check(MAIN);
   }
 
   @Test
