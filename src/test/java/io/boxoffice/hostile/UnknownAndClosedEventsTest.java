@@ -43,7 +43,8 @@ class UnknownAndClosedEventsTest {
         "boxoffice.bots.rate-limits.per-account { burst = 100000, per-second = 100000 }\n"
             + "boxoffice.bots.rate-limits.per-prefix { burst = 100000, per-second = 100000 }"));
     admin = new HttpFan(node.httpPort());
-    // Past the node's start-up grace (unheard events are 503 "try again" until it has heard the rooms).
+    // Until a starting node has the keeper's list of events it cannot tell a made-up id (404) from a
+    // real one (503, try again): wait for that outcome once, so the tests below start from a known node.
     assertEquals(201, create("warm-" + id(), null).status());
     HttpFan fan = fan();
     await().atMost(Duration.ofSeconds(20)).until(() -> fan.send("GET", "/api/events/nothing/queue/status", null).status() == 404);
