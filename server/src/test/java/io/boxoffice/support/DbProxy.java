@@ -1,4 +1,4 @@
-package io.boxoffice.chaos;
+package io.boxoffice.support;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -14,7 +14,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * made without stopping the PostgreSQL that other users of the machine share: {@code
  * chaos/db-outage} kills or stops this process; a test calls {@link #cut()} and {@link #restore()}.
  *
- * <p>{@code java -cp target/test-classes io.boxoffice.chaos.DbProxy LISTEN_HOST:PORT TARGET_HOST:PORT}
+ * <p>{@code java -cp server/target/test-classes io.boxoffice.support.DbProxy LISTEN_HOST:PORT TARGET_HOST:PORT}
  */
 public final class DbProxy implements AutoCloseable {
   private final InetSocketAddress listen;

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.typesafe.config.Config;
-import io.boxoffice.chaos.DbProxy;
+import io.boxoffice.support.DbProxy;
 import io.boxoffice.support.HttpFan;
 import io.boxoffice.support.TestCluster;
 import io.boxoffice.support.TestNode;
