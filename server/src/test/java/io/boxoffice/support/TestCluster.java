@@ -49,7 +49,6 @@ public final class TestCluster implements AutoCloseable {
     Node node = TestNode.postgres(clock, payments, ConfigFactory.parseString(
         "pekko.remote.artery.canonical.port = " + port + "\n"
             + "boxoffice.seed-nodes = \"127.0.0.1:" + seedPort + "\"\n"
-            + "pekko.cluster.split-brain-resolver.stable-after = 3s\n"
             + settings));
     nodes.add(node);
     return node;
