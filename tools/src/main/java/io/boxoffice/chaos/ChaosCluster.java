@@ -1,15 +1,23 @@
 package io.boxoffice.chaos;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.typesafe.config.ConfigFactory;
 import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.apache.pekko.cluster.sharding.typed.HashCodeMessageExtractor;
 
 /**
  * The local chaos cluster as {@code chaos/cluster up} left it: its settings (chaos/run/env), the
@@ -65,6 +73,55 @@ final class ChaosCluster {
 
   String dbUser() {
     return env.getOrDefault("BOXOFFICE_DB_USER", "postgres");
+  }
+
+  /** Pekko Management's port of node {@code n} (1-based): CHAOS_MGMT_PORTS, or chaos/lib.sh's 1858N. */
+  int managementPort(int n) {
+    String ports = env.get("CHAOS_MGMT_PORTS");
+    return ports == null ? 18580 + n : Integer.parseInt(ports.split(",")[n - 1].trim());
+  }
+
+  /**
+   * The node (1-based) whose shard region hosts the event's inventory now, by each node's
+   * Pekko Management shard listing ({@code GET /cluster/shards/EventInventory}: the shards of
+   * that node's region) and the shard id Pekko's default extractor gives the event id; 0 when
+   * no node answers with it (the event is between nodes, or not started yet).
+   */
+  int hostOf(String eventId, int nodes) {
+    String shardId = new HashCodeMessageExtractor<Object>(Shards.NUMBER).shardId(eventId);
+    for (int n = 1; n <= nodes; n++) {
+      try {
+        HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(
+                URI.create("http://127.0.0.1:" + managementPort(n) + "/cluster/shards/EventInventory"))
+            .timeout(Duration.ofSeconds(3)).GET().build(), HttpResponse.BodyHandlers.ofString());
+        if (r.statusCode() != 200) continue;
+        for (JsonNode region : Storefront.JSON.readTree(r.body()).path("regions")) {
+          if (region.path("shardId").asText().equals(shardId) && region.path("numEntities").asInt() > 0) return n;
+        }
+      } catch (IOException e) {
+        // That node does not answer: it hosts nothing we can reach.
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return 0;
+      }
+    }
+    return 0;
+  }
+
+  /** The nodes' shards per entity type, as the server's configuration sets them (read when first needed). */
+  private static final class Shards {
+    static final int NUMBER = ConfigFactory.load().getInt("pekko.cluster.sharding.number-of-shards");
+  }
+
+  private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+  /** The pid recorded for node {@code n}, 0 when none. */
+  long pid(int n) {
+    try {
+      return Long.parseLong(Files.readString(runDir.resolve("node-" + n + ".pid")).trim());
+    } catch (IOException | NumberFormatException e) {
+      return 0;
+    }
   }
 
   /** Whether node {@code n} (1-based) has a live process, by its pid file. */

@@ -46,6 +46,8 @@ public final class OnSaleUnderFire {
   static final class Settings {
     long loadSeconds = 600;
     long killEverySeconds = 30;
+    /** Which node a kill hits: the event's host, another node, both in turn, or any (--kill-target). */
+    String killTarget = "alternate";
     /** The load goes on past its planned end (by 2 minutes at most) until this many kills have been made and recovered from. */
     int minKills = 0;
     long restartAfterSeconds = 5;
@@ -82,6 +84,8 @@ public final class OnSaleUnderFire {
           case "--minutes" -> s.loadSeconds = Math.round(Double.parseDouble(args[++i]) * 60);
           case "--seconds" -> s.loadSeconds = Long.parseLong(args[++i]);
           case "--kill-every" -> s.killEverySeconds = Long.parseLong(args[++i]);
+          case "--kill-target" -> s.killTarget = args[++i];
+          case "--kill-host" -> s.killTarget = "host";
           case "--min-kills" -> s.minKills = Integer.parseInt(args[++i]);
           case "--restart-after" -> s.restartAfterSeconds = Long.parseLong(args[++i]);
           case "--pause-every" -> s.pauseEverySeconds = Long.parseLong(args[++i]);
@@ -102,6 +106,9 @@ public final class OnSaleUnderFire {
         }
       }
       if (s.fans < 1 || s.loadSeconds < 10 || s.maxSeatsPerAccount < 2) throw new IllegalArgumentException("need --fans >= 1, a load of 10 s or more and --max-seats >= 2");
+      if (!List.of("alternate", "host", "others", "random").contains(s.killTarget)) {
+        throw new IllegalArgumentException("--kill-target is alternate, host, others or random");
+      }
       return s;
     }
   }
@@ -117,6 +124,8 @@ public final class OnSaleUnderFire {
   private final AtomicBoolean chaosOn = new AtomicBoolean(true);
   /** For each kill: how long until all three nodes served again (-1: not before the load ended). */
   private final List<String> wholeAgain = java.util.Collections.synchronizedList(new ArrayList<>());
+  /** For each kill, by its line in events.log ("node N pid P"): whether that node hosted the event's inventory. */
+  private final Map<String, Boolean> killedTheHost = new ConcurrentHashMap<>();
   private final long runStart = System.currentTimeMillis();
   private String eventId;
 
@@ -257,7 +266,11 @@ public final class OnSaleUnderFire {
       }
       int node = 1 + ThreadLocalRandom.current().nextInt(3);
       if (next == nextKill) {
-        say("chaos: kill node " + node);
+        int host = cluster.hostOf(eventId, store.nodes());
+        node = killTarget(host, kills);
+        if (host != 0) killedTheHost.put("node " + node + " pid " + cluster.pid(node), node == host);
+        say("chaos: kill node " + node + (host == 0 ? " (the event's host is not known)" : node == host ? " (hosts the event)"
+            : " (the event is on node " + host + ")"));
         cluster.script("kill-node", Integer.toString(node));
         Storefront.sleep(settings.restartAfterSeconds * 1000);
         say("chaos: restart node " + node);
@@ -284,6 +297,19 @@ public final class OnSaleUnderFire {
         nextOutage = Math.max(nextOutage + settings.dbOutageEverySeconds * 1000, System.currentTimeMillis() + 5000);
       }
     }
+  }
+
+  /**
+   * The node to kill: the event's host, one of the others, each in turn (the first kill hits the
+   * host), or any (--kill-target); any when the host is not known.
+   */
+  private int killTarget(int host, int killsBefore) {
+    int any = 1 + ThreadLocalRandom.current().nextInt(store.nodes());
+    if (host == 0 || settings.killTarget.equals("random")) return any;
+    boolean aimAtHost = settings.killTarget.equals("host") || settings.killTarget.equals("alternate") && killsBefore % 2 == 0;
+    if (aimAtHost) return host;
+    int other = 1 + ThreadLocalRandom.current().nextInt(store.nodes() - 1);
+    return other >= host ? other + 1 : other;
   }
 
   /** Every node has a process and answers the event's stats (so it has joined and reaches the inventory). */
@@ -443,6 +469,14 @@ public final class OnSaleUnderFire {
     v.figures.put("kills / faults injected", kills.size() + " / " + faults.size());
     v.figures.put("time from a kill to the next sale sent after it, p50 / max", kills.isEmpty() ? "no kills" : Verdict.seconds(Verdict.percentile(toSale, 50))
         + " / " + (toSale.contains(-1L) ? "never (no sale came after one of them)" : Verdict.seconds(Verdict.percentile(toSale, 100))));
+    for (boolean hosted : new boolean[] {true, false}) {
+      List<Long> these = recoveries.stream().filter(r -> Boolean.valueOf(hosted).equals(killedTheHost.get(r.fault().detail())))
+          .map(Verdict.Recovery::toNextSaleMillis).toList();
+      if (these.isEmpty()) continue;
+      v.figures.put("  the same after the " + these.size() + (hosted ? " kills of the event's host" : " kills of another node"),
+          Verdict.seconds(Verdict.percentile(these, 50)) + " / "
+          + (these.contains(-1L) ? "never (no sale came after one of them)" : Verdict.seconds(Verdict.percentile(these, 100))));
+    }
     v.figures.put("time until sales stay above half their rate before a kill, p50 / max", kills.isEmpty() ? "no kills"
         : Verdict.seconds(Verdict.percentile(toHalf, 50)) + " / "
         + (toHalf.contains(-1L) ? "never (for one at least, before the next fault or the end)" : Verdict.seconds(Verdict.percentile(toHalf, 100))));
@@ -456,7 +490,9 @@ public final class OnSaleUnderFire {
     v.figures.put("payment ledger of the event", ledgerCounts.toString());
     v.figures.put("confirmed sales whose payment is not captured", Long.toString(soldNotCaptured));
     for (Verdict.Recovery r : recoveries) {
-      v.figures.put("  kill of " + r.fault().detail().replaceAll(" pid.*", "") + " at t=" + Verdict.seconds(r.fault().atMillis() - saleStart),
+      Boolean hosted = killedTheHost.get(r.fault().detail());
+      v.figures.put("  kill of " + r.fault().detail().replaceAll(" pid.*", "") + (hosted == null ? "" : hosted ? " (the event's host)" : " (not the host)")
+          + " at t=" + Verdict.seconds(r.fault().atMillis() - saleStart),
           String.format(Locale.ROOT, "next sale %s, next hold %s, sales fell to %.0f%%, above half again after %s",
               Verdict.seconds(r.toNextSaleMillis()), Verdict.seconds(r.toNextHoldMillis()), r.lowestShare() * 100,
               Verdict.seconds(r.backToHalfMillis())));
