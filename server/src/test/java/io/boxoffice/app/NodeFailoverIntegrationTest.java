@@ -83,8 +83,10 @@ class NodeFailoverIntegrationTest {
     long killedAt = System.nanoTime();
     host.system().terminate();
     host.system().getWhenTerminated().toCompletableFuture().get(30, TimeUnit.SECONDS);
-    // The hold's deadline comes 2.5 s after the host went: before the failover ends (6 s or more).
-    clock.advance(Duration.ofMillis(firstDeadline.toEpochMilli() - clock.millis() - 2_500));
+    // The hold's deadline comes 3.5 s after the host went: after hold clocks stop (from the
+    // detector's pause and a heartbeat before the host is marked unreachable, 4-6.5 s after it
+    // went) and a second or more before the failover ends (7 s or more).
+    clock.advance(Duration.ofMillis(firstDeadline.toEpochMilli() - clock.millis() - 3_500));
 
     HttpFan.Reply hold = null;
     long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
