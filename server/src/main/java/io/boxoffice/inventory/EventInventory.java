@@ -230,10 +230,17 @@ public final class EventInventory
   // ---- wiring ----------------------------------------------------------------------------
 
   public static void init(ActorSystem<?> system, InventorySettings settings) {
+    io.boxoffice.common.MemberAges ages = io.boxoffice.common.MemberAges.watch(system, "inventory-member-ages");
     ClusterSharding.get(system).init(
         Entity.of(ENTITY_TYPE_KEY, ctx -> create(ctx.getEntityId(), settings)).withRole("inventory")
-            .withAllocationStrategy(new io.boxoffice.common.NoRebalancing()));
+            .withAllocationStrategy(new io.boxoffice.common.NoRebalancing(ages, WARM_UP)));
   }
+
+  /**
+   * A moved or new event goes to a node up at least this long when there is one: a node that has
+   * just started again recovers an event seconds slower while its JIT warms up (chaos drills).
+   */
+  static final java.time.Duration WARM_UP = java.time.Duration.ofSeconds(60);
 
   public static Behavior<Command> create(String eventId, InventorySettings settings) {
     return Behaviors.withMdc(Command.class, java.util.Map.of("eventId", eventId), Supervision.restarting(
