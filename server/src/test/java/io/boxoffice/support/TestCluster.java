@@ -1,5 +1,7 @@
 package io.boxoffice.support;
 
+import static org.awaitility.Awaitility.await;
+
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import io.boxoffice.app.Node;
@@ -68,15 +70,11 @@ public final class TestCluster implements AutoCloseable {
     }
   }
 
-  public static void awaitUp(Node node, int members) throws InterruptedException {
-    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-    while (System.nanoTime() < deadline) {
-      long up = StreamSupport.stream(Cluster.get(node.system()).state().getMembers().spliterator(), false)
-          .filter(m -> m.status() == MemberStatus.up()).count();
-      if (up == members) return;
-      Thread.sleep(100);
-    }
-    throw new AssertionError("the cluster never had " + members + " members up");
+  /** Waits until {@code node} sees exactly {@code members} members up. */
+  public static void awaitUp(Node node, int members) {
+    await("the cluster having " + members + " members up").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
+        .until(() -> StreamSupport.stream(Cluster.get(node.system()).state().getMembers().spliterator(), false)
+            .filter(m -> m.status() == MemberStatus.up()).count(), up -> up == members);
   }
 
   /** Whether the event's inventory runs on this node. */
