@@ -1,5 +1,6 @@
 package io.boxoffice;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -267,13 +268,9 @@ class OnSaleIntegrationTest {
   }
 
   private long awaitCaptured(int expected) {
-    long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-    long captured;
-    do {
-      captured = payments.ledger().values().stream().filter(e -> e.status() == PaymentSimulator.Status.CAPTURED).count();
-      if (captured >= expected) break;
-      Thread.onSpinWait();
-    } while (System.nanoTime() < deadline);
+    long captured = await(expected + " captures").atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(20))
+        .until(() -> payments.ledger().values().stream().filter(e -> e.status() == PaymentSimulator.Status.CAPTURED).count(),
+            n -> n >= expected);
     Set<String> keys = new HashSet<>();
     for (PaymentSimulator.Entry e : payments.ledger().values()) assertTrue(keys.add(e.authorizeKey()), "two authorizations for one key");
     return captured;
