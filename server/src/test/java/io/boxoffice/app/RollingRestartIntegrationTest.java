@@ -1,12 +1,14 @@
 package io.boxoffice.app;
 
 import static io.boxoffice.support.TestCluster.hosts;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.boxoffice.support.HttpFan;
 import io.boxoffice.support.TestCluster;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -28,6 +30,10 @@ import org.junit.jupiter.api.Test;
  * another node meanwhile get no error at all, and a hold made before the hand-over is bought after it.
  */
 class RollingRestartIntegrationTest {
+  /** Answers (holds and checkouts, whatever their status) awaited before the host leaves, and after it has gone. */
+  static final int ANSWERS_BEFORE = 60;
+  static final int ANSWERS_AFTER = 120;
+
   final TestCluster cluster = new TestCluster(Clock.systemUTC());
 
   @AfterEach
@@ -84,11 +90,18 @@ class RollingRestartIntegrationTest {
         return null;
       }));
     }
-    Thread.sleep(2_000);
+    // The host leaves under load, and the fans go on until they have had answers after it is gone.
+    await("the fans' first " + ANSWERS_BEFORE + " answers").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(50))
+        .failFast("a buyer stopped", () -> running.stream().anyMatch(Future::isDone))
+        .until(() -> answered(answers), n -> n >= ANSWERS_BEFORE);
     leaving.set(true);
     host.system().terminate();
     host.system().getWhenTerminated().toCompletableFuture().get(60, TimeUnit.SECONDS);
-    Thread.sleep(3_000);
+    long whenGone = answered(answers);
+    await("the fans' next " + ANSWERS_AFTER + " answers, once the host had gone").atMost(Duration.ofSeconds(60))
+        .pollInterval(Duration.ofMillis(50))
+        .failFast("a buyer stopped", () -> running.stream().anyMatch(Future::isDone))
+        .until(() -> answered(answers), n -> n >= whenGone + ANSWERS_AFTER);
     stop.set(true);
     for (Future<?> f : running) f.get(60, TimeUnit.SECONDS);
     pool.shutdown();
@@ -104,6 +117,10 @@ class RollingRestartIntegrationTest {
     HttpFan.Reply order = holder.send("POST", "/api/events/" + eventId + "/cart/checkout", "{\"paymentToken\":\"tok_visa\"}",
         "Idempotency-Key", "before");
     assertEquals(200, order.status(), "the hold made before the hand-over is bought after it: " + order.body());
+  }
+
+  static long answered(Map<String, LongAdder> answers) {
+    return answers.values().stream().mapToLong(LongAdder::sum).sum();
   }
 
   @Test
