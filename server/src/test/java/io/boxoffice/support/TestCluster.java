@@ -12,6 +12,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.stream.StreamSupport;
 import org.apache.pekko.actor.typed.javadsl.AskPattern;
 import org.apache.pekko.cluster.MemberStatus;
@@ -79,11 +80,15 @@ public final class TestCluster implements AutoCloseable {
 
   /** Whether the event's inventory runs on this node. */
   public static boolean hosts(Node node, String eventId) {
-    ShardRegion.CurrentShardRegionState state = AskPattern.<Object, ShardRegion.CurrentShardRegionState>ask(
+    return inventoryShards(node).stream().anyMatch(s -> s.getEntityIds().contains(eventId));
+  }
+
+  /** The shards of event inventories that run on this node. */
+  public static Set<ShardRegion.ShardState> inventoryShards(Node node) {
+    return AskPattern.<Object, ShardRegion.CurrentShardRegionState>ask(
             ClusterSharding.get(node.system()).shardState().unsafeUpcast(),
             r -> new GetShardRegionState(EventInventory.ENTITY_TYPE_KEY, r), Duration.ofSeconds(5), node.system().scheduler())
-        .toCompletableFuture().join();
-    return state.getShards().stream().anyMatch(s -> s.getEntityIds().contains(eventId));
+        .toCompletableFuture().join().getShards();
   }
 
   /**
