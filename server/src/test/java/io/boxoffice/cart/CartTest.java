@@ -1,5 +1,6 @@
 package io.boxoffice.cart;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -215,11 +216,8 @@ class CartTest {
   }
 
   private static void awaitAuthorizations(PaymentSimulator payments, int n) {
-    long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-    while (payments.ledger().size() < n) {
-      if (System.nanoTime() > deadline) throw new AssertionError("no authorization was made");
-      Thread.onSpinWait();
-    }
+    await(n + " authorizations asked for").atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(10))
+        .until(() -> payments.ledger().size() >= n);
   }
 
   private static List<PaymentSimulator.Status> statuses(PaymentSimulator payments) {
