@@ -1,5 +1,11 @@
 package io.boxoffice.cart;
 
+import io.boxoffice.cart.domain.CheckoutEvent;
+import io.boxoffice.cart.domain.Checkouts;
+import io.boxoffice.cart.domain.Failure;
+import io.boxoffice.cart.domain.Order;
+import io.boxoffice.cart.domain.PricedSeat;
+import io.boxoffice.cart.domain.Step;
 import io.boxoffice.common.CborSerializable;
 import io.boxoffice.common.Supervision;
 import io.boxoffice.inventory.EventInventory;
@@ -84,24 +90,6 @@ public final class Cart extends EventSourcedBehaviorWithEnforcedReplies<Cart.Com
 
   // ---- events and state ------------------------------------------------------------------
 
-  /** Where a checkout stands. */
-  public enum Step {
-    /** Authorization asked for. */
-    STARTED,
-    /** Money set aside; the sale is being confirmed. */
-    AUTHORIZED,
-    /** The sale is recorded and tickets issued; capture under way. */
-    SOLD,
-    /** Paid: final. */
-    CAPTURED,
-    /** The card was declined: final, nothing set aside. */
-    DECLINED,
-    /** The sale was refused (hold expired) or the processor failed; the void is under way. */
-    VOIDING,
-    /** Nothing charged: final. */
-    VOIDED
-  }
-
   public sealed interface Event extends CborSerializable {}
 
   public record CheckoutStarted(String key, String orderId, List<SeatPrice> seats, long amountCents,
@@ -122,50 +110,30 @@ public final class Cart extends EventSourcedBehaviorWithEnforcedReplies<Cart.Com
 
   public record OrderFiled(String orderId) implements Event {}
 
-  /** One checkout attempt. */
-  public record Order(String key, String orderId, List<SeatPrice> seats, long amountCents, String paymentToken,
-                      Step step, String authorizationId, List<Ticket> tickets, String failure, boolean filed)
-      implements CborSerializable {
-
-    Order with(Step s) {
-      return new Order(key, orderId, seats, amountCents, paymentToken, s, authorizationId, tickets, failure, filed);
-    }
-  }
-
-  /** The cart's checkouts, oldest first. */
+  /**
+   * The cart's checkouts, oldest first, as snapshots store them: the class name and the field
+   * name are part of that format (see CartJournalFormatTest).
+   */
   public record State(List<Order> orders) implements CborSerializable {
+    Checkouts checkouts() {
+      return new Checkouts(orders);
+    }
+
     Order byKey(String key) {
-      for (Order o : orders) if (o.key().equals(key) && !retryable(o)) return o;
-      return null;
+      return checkouts().byKey(key);
     }
 
     Order byId(String orderId) {
-      for (Order o : orders) if (o.orderId().equals(orderId)) return o;
-      return null;
+      return checkouts().byId(orderId);
     }
 
-    /** The checkout under way (at most one runs at a time), or null. */
     Order running() {
-      for (Order o : orders) if (o.step() == Step.STARTED || o.step() == Step.AUTHORIZED) return o;
-      return null;
+      return checkouts().running();
     }
 
-    State replace(Order order) {
-      List<Order> next = new ArrayList<>(orders.size());
-      for (Order o : orders) next.add(o.orderId().equals(order.orderId()) ? order : o);
-      return new State(next);
+    State apply(CheckoutEvent event) {
+      return new State(checkouts().apply(event).orders());
     }
-
-    State add(Order order) {
-      List<Order> next = new ArrayList<>(orders);
-      next.add(order);
-      return new State(next);
-    }
-  }
-
-  /** A checkout that failed for our reasons (processor unavailable) may be retried with the same key. */
-  static boolean retryable(Order o) {
-    return (o.step() == Step.VOIDED || o.step() == Step.VOIDING) && "payment_unavailable".equals(o.failure());
   }
 
   // ---- wiring ----------------------------------------------------------------------------
@@ -333,9 +301,8 @@ public final class Cart extends EventSourcedBehaviorWithEnforcedReplies<Cart.Com
   }
 
   private void confirm(Order o) {
-    List<String> seatIds = o.seats().stream().map(SeatPrice::seatId).toList();
     context.ask(EventInventory.Reply.class, settings.inventories().apply(eventId), settings.askTimeout(),
-        ref -> new EventInventory.Confirm(accountId, o.orderId(), seatIds, ref),
+        ref -> new EventInventory.Confirm(accountId, o.orderId(), o.seatIds(), ref),
         (reply, error) -> new ConfirmAnswered(o.orderId(), reply != null ? reply : unavailable()));
   }
 
@@ -453,37 +420,17 @@ public final class Cart extends EventSourcedBehaviorWithEnforcedReplies<Cart.Com
 
   @Override
   public EventHandler<State, Event> eventHandler() {
-    return (state, event) -> {
-      if (event instanceof CheckoutStarted e) {
-        return state.add(new Order(e.key(), e.orderId(), e.seats(), e.amountCents(), e.paymentToken(), Step.STARTED,
-            null, List.of(), null, false));
-      }
-      if (event instanceof PaymentAuthorized e) {
-        Order o = state.byId(e.orderId());
-        return state.replace(new Order(o.key(), o.orderId(), o.seats(), o.amountCents(), o.paymentToken(), Step.AUTHORIZED,
-            e.authorizationId(), o.tickets(), null, false));
-      }
-      if (event instanceof PaymentDeclined e) {
-        Order o = state.byId(e.orderId());
-        return state.replace(new Order(o.key(), o.orderId(), o.seats(), o.amountCents(), o.paymentToken(), Step.DECLINED,
-            null, List.of(), "payment_declined", false));
-      }
-      if (event instanceof SaleRecorded e) {
-        Order o = state.byId(e.orderId());
-        return state.replace(new Order(o.key(), o.orderId(), o.seats(), o.amountCents(), o.paymentToken(), Step.SOLD,
-            o.authorizationId(), e.tickets(), null, false));
-      }
-      if (event instanceof PaymentCaptured e) return state.replace(state.byId(e.orderId()).with(Step.CAPTURED));
-      if (event instanceof CheckoutFailed e) {
-        Order o = state.byId(e.orderId());
-        return state.replace(new Order(o.key(), o.orderId(), o.seats(), o.amountCents(), o.paymentToken(), Step.VOIDING,
-            o.authorizationId(), List.of(), e.failure(), false));
-      }
-      if (event instanceof PaymentVoided e) return state.replace(state.byId(e.orderId()).with(Step.VOIDED));
-      OrderFiled e = (OrderFiled) event;
-      Order o = state.byId(e.orderId());
-      return state.replace(new Order(o.key(), o.orderId(), o.seats(), o.amountCents(), o.paymentToken(), o.step(),
-          o.authorizationId(), o.tickets(), o.failure(), true));
-    };
+    return newEventHandlerBuilder().forAnyState()
+        .onEvent(CheckoutStarted.class, (state, e) -> state.apply(new CheckoutEvent.Started(e.key(), e.orderId(),
+            e.seats().stream().map(seat -> new PricedSeat(seat.seatId(), seat.priceCents())).toList(),
+            e.amountCents(), e.paymentToken(), e.at())))
+        .onEvent(PaymentAuthorized.class, (state, e) -> state.apply(new CheckoutEvent.Authorized(e.orderId(), e.authorizationId())))
+        .onEvent(PaymentDeclined.class, (state, e) -> state.apply(new CheckoutEvent.Declined(e.orderId(), e.reason())))
+        .onEvent(SaleRecorded.class, (state, e) -> state.apply(new CheckoutEvent.Sold(e.orderId(), e.tickets())))
+        .onEvent(PaymentCaptured.class, (state, e) -> state.apply(new CheckoutEvent.Captured(e.orderId())))
+        .onEvent(CheckoutFailed.class, (state, e) -> state.apply(new CheckoutEvent.Failed(e.orderId(), Failure.ofCode(e.failure()))))
+        .onEvent(PaymentVoided.class, (state, e) -> state.apply(new CheckoutEvent.Voided(e.orderId())))
+        .onEvent(OrderFiled.class, (state, e) -> state.apply(new CheckoutEvent.Filed(e.orderId())))
+        .build();
   }
 }

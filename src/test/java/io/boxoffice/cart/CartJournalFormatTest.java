@@ -3,6 +3,9 @@ package io.boxoffice.cart;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.boxoffice.cart.domain.Order;
+import io.boxoffice.cart.domain.PricedSeat;
+import io.boxoffice.cart.domain.Step;
 import io.boxoffice.inventory.EventInventory.SeatPrice;
 import io.boxoffice.support.TestConfigs;
 import io.boxoffice.tickets.Ticket;
@@ -37,6 +40,7 @@ class CartJournalFormatTest {
 
   static final String ORDER_1 = "ev-1.fan.1";
   static final List<SeatPrice> SEATS = List.of(new SeatPrice("F1-A-1", 10_000), new SeatPrice("F1-A-2", 10_000));
+  static final List<PricedSeat> PRICED = List.of(new PricedSeat("F1-A-1", 10_000), new PricedSeat("F1-A-2", 10_000));
   static final List<Ticket> TICKETS = List.of(
       new Ticket(ORDER_1 + ".F1-A-1", "ev-1", "F1-A-1", ORDER_1, "tk1.barcode-1"),
       new Ticket(ORDER_1 + ".F1-A-2", "ev-1", "F1-A-2", ORDER_1, "tk1.barcode-2"));
@@ -53,13 +57,13 @@ class CartJournalFormatTest {
     samples.put("voided", new Cart.PaymentVoided("ev-1.fan.3"));
     samples.put("filed", new Cart.OrderFiled(ORDER_1));
     samples.put("snapshot", new Cart.State(List.of(
-        new Cart.Order("k1", ORDER_1, SEATS, 20_000, "tok_visa", Cart.Step.CAPTURED, "auth-1", TICKETS, null, true),
-        new Cart.Order("k2", "ev-1.fan.2", SEATS, 20_000, "tok_declined", Cart.Step.DECLINED, null, List.of(), "payment_declined", false),
-        new Cart.Order("k3", "ev-1.fan.3", SEATS, 20_000, "tok_slow", Cart.Step.VOIDED, "auth-3", List.of(), "hold_expired", false),
-        new Cart.Order("k4", "ev-1.fan.4", SEATS, 20_000, "tok_visa", Cart.Step.VOIDING, null, List.of(), "payment_unavailable", false),
-        new Cart.Order("k5", "ev-1.fan.5", SEATS, 20_000, "tok_visa", Cart.Step.SOLD, "auth-5", TICKETS, null, false),
-        new Cart.Order("k6", "ev-1.fan.6", SEATS, 20_000, "tok_visa", Cart.Step.AUTHORIZED, "auth-6", List.of(), null, false),
-        new Cart.Order("k7", "ev-1.fan.7", SEATS, 20_000, "tok_visa", Cart.Step.STARTED, null, List.of(), null, false))));
+        new Order("k1", ORDER_1, PRICED, 20_000, "tok_visa", Step.CAPTURED, "auth-1", TICKETS, null, true),
+        new Order("k2", "ev-1.fan.2", PRICED, 20_000, "tok_declined", Step.DECLINED, null, List.of(), "payment_declined", false),
+        new Order("k3", "ev-1.fan.3", PRICED, 20_000, "tok_slow", Step.VOIDED, "auth-3", List.of(), "hold_expired", false),
+        new Order("k4", "ev-1.fan.4", PRICED, 20_000, "tok_visa", Step.VOIDING, null, List.of(), "payment_unavailable", false),
+        new Order("k5", "ev-1.fan.5", PRICED, 20_000, "tok_visa", Step.SOLD, "auth-5", TICKETS, null, false),
+        new Order("k6", "ev-1.fan.6", PRICED, 20_000, "tok_visa", Step.AUTHORIZED, "auth-6", List.of(), null, false),
+        new Order("k7", "ev-1.fan.7", PRICED, 20_000, "tok_visa", Step.STARTED, null, List.of(), null, false))));
     return samples;
   }
 
