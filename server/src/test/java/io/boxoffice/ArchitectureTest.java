@@ -38,6 +38,17 @@ class ArchitectureTest {
   }
 
   /**
+   * A feature's {@code domain} package holds its rules and nothing else: no actor, persistence
+   * or Scala type reaches it, so it runs and is tested without an actor system.
+   */
+  @Test
+  void domainPackagesAreFreeOfPekko() {
+    noClasses().that().resideInAPackage("io.boxoffice..domain..")
+        .should().dependOnClassesThat().resideInAnyPackage("org.apache.pekko..", "scala..")
+        .check(MAIN);
+  }
+
+  /**
    * Each package below {@code io.boxoffice} is a slice; none may reach itself through the others.
    * A lower package that needs something of a higher one declares a port (an interface it owns,
    * such as {@code inventory.QueuePassCheck} or {@code tickets.Orders}) that {@code app.Node} wires.
