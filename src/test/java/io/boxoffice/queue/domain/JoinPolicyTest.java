@@ -49,6 +49,9 @@ class JoinPolicyTest {
     JoinOutcome outcome = JoinPolicy.decide(with(Phase.SCHEDULED, false, true, false, false, 0, false), LOBBY - 1,
         CODE_NOT_ASKED, POW_NOT_ASKED);
     assertEquals(new JoinOutcome.NotOpen(Instant.ofEpochMilli(LOBBY)), outcome);
+    assertInstanceOf(JoinOutcome.AskForPlace.class,
+        JoinPolicy.decide(with(Phase.LOBBY, false, false, false, false, 0, false), LOBBY, CODE_NOT_ASKED, POW_NOT_ASKED),
+        "the lobby is open from the instant it opens");
   }
 
   @Test
