@@ -32,7 +32,8 @@ class ArchitectureTest {
         .or().haveNameMatching("io\\.boxoffice\\.queue\\.(QueueToken|HmacSha256).*")
         .or().haveNameMatching("io\\.boxoffice\\.edge\\.ClientPrefix.*")
         .or().haveSimpleName("Lottery").or().haveSimpleNameStartingWith("AdmissionControl")
-        .or().haveSimpleNameStartingWith("OnSaleSchedule")
+        .or().haveSimpleNameStartingWith("OnSaleSchedule").or().haveSimpleNameStartingWith("AdmissionLog")
+        .or().resideInAPackage("io.boxoffice.queue.domain..")
         .should().dependOnClassesThat().resideInAnyPackage("org.apache.pekko..", "scala..")
         .check(MAIN);
   }

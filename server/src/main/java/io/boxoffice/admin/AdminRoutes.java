@@ -12,6 +12,8 @@ import io.boxoffice.queue.OnSaleSchedule;
 import io.boxoffice.queue.PresaleCodes;
 import io.boxoffice.queue.PresaleRegistry;
 import io.boxoffice.queue.WaitingRoom;
+import io.boxoffice.queue.domain.Phase;
+import io.boxoffice.queue.domain.Seats;
 import io.boxoffice.venue.StadiumGenerator;
 import io.boxoffice.venue.Venue;
 import io.boxoffice.venue.VenueLayout;
@@ -227,8 +229,8 @@ public final class AdminRoutes extends AllDirectives {
           boolean scheduled = m.startsAt() != 0;
           Map<String, Object> body = new LinkedHashMap<>();
           // Closed until scheduled or opened; an event from before that rule is shown closed as well.
-          String state = m.state().equals("unknown") ? "closed" : m.state();
-          body.put("state", s.available() == 0 && s.held() == 0 ? "sold_out" : state);
+          String state = m.state().equals(Phase.UNKNOWN.wire()) ? Phase.CLOSED.wire() : m.state();
+          body.put("state", new Seats(s.available(), s.held(), s.sold()).soldOut() ? Phase.SOLD_OUT.wire() : state);
           body.put("lobby", m.lobby());
           body.put("admittedUpTo", m.admittedUpTo());
           body.put("activeShoppers", m.activeShoppers());
