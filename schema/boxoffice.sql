@@ -22,3 +22,11 @@ CREATE TABLE IF NOT EXISTS checkout_pending (
   filed BOOLEAN DEFAULT FALSE NOT NULL,
   ended BOOLEAN DEFAULT FALSE NOT NULL
 );
+
+-- The events that exist (tag 'event') and those with an on-sale schedule (tag 'onsale'), for
+-- io.boxoffice.queue.OnSaleKeeper. Each tag's projection writes only its own rows.
+CREATE TABLE IF NOT EXISTS onsale_catalogue (
+  tag VARCHAR(32) NOT NULL,
+  event_id VARCHAR(255) NOT NULL,
+  PRIMARY KEY (tag, event_id)
+);

@@ -165,7 +165,8 @@ public final class Node {
           Topic.create(WaitingRoom.Manifest.class, Manifests.TOPIC), Manifests.TOPIC, Props.empty());
       WaitingRoom.init(system, new WaitingRoomSettings(clock, bo.getDuration("queue.tick"), bo.getDuration("queue.admission-window"),
           refs.inventories(), m -> manifestTopic.tell(Topic.publish(m)), askTimeout));
-      ActorRef<OnSaleKeeper.Command> keeper = OnSaleKeeper.init(system, bo.getDuration("queue.keeper-interval"));
+      ActorRef<OnSaleKeeper.Command> keeper = OnSaleKeeper.init(system, readSide, bo.getDuration("queue.keeper-interval"),
+          refs.rooms());
       QueuePlace.init(system, refs.rooms(), askTimeout);
       PresaleRegistry.init(system);
       TicketWallet.init(system);
