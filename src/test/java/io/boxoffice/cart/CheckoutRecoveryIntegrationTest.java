@@ -1,5 +1,6 @@
 package io.boxoffice.cart;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -36,9 +37,8 @@ class CheckoutRecoveryIntegrationTest {
       assertEquals(200, fan.send("POST", "/api/events/e-" + id + "/cart/holds", "{\"seats\":[\"S-A-1\"]}").status());
       // tok_slow: the processor answers after 6 s; the node dies before that, right after asking.
       fan.sendAsync("POST", "/api/events/e-" + id + "/cart/checkout", "{\"paymentToken\":\"tok_slow\"}", "Idempotency-Key", "once");
-      long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-      while (payments.ledger().isEmpty() && System.nanoTime() < deadline) Thread.onSpinWait();
-      assertEquals(1, payments.ledger().size(), "the authorization was asked for");
+      await().atMost(Duration.ofSeconds(10)).untilAsserted(
+          () -> assertEquals(1, payments.ledger().size(), "the authorization was asked for"));
     } finally {
       first.stop();
     }
@@ -46,20 +46,11 @@ class CheckoutRecoveryIntegrationTest {
 
     Node second = TestNode.postgres(Clock.systemUTC(), payments, fastSweep);
     try {
-      long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-      while (System.nanoTime() < deadline
-          && payments.ledger().values().stream().noneMatch(e -> e.status() == PaymentSimulator.Status.CAPTURED)) {
-        Thread.sleep(100);
-      }
-      assertEquals(PaymentSimulator.Status.CAPTURED, payments.ledger().values().iterator().next().status(),
-          "the woken cart finished the sale and captured");
+      await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertEquals(PaymentSimulator.Status.CAPTURED,
+          payments.ledger().values().iterator().next().status(), "the woken cart finished the sale and captured"));
       HttpFan fan = new HttpFan(second.httpPort()).withCookie(cookie);
-      long until = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-      int tickets = 0;
-      while (tickets == 0 && System.nanoTime() < until) {
-        tickets = fan.send("GET", "/api/me/tickets", null).json().get("tickets").size();
-      }
-      assertEquals(1, tickets);
+      await().atMost(Duration.ofSeconds(10)).untilAsserted(
+          () -> assertEquals(1, fan.send("GET", "/api/me/tickets", null).json().get("tickets").size()));
     } finally {
       second.stop();
     }
