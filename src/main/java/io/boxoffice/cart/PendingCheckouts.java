@@ -5,8 +5,11 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Types;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.pekko.projection.eventsourced.EventEnvelope;
 import org.apache.pekko.projection.jdbc.javadsl.JdbcHandler;
 
@@ -23,30 +26,49 @@ final class PendingCheckouts extends JdbcHandler<List<EventEnvelope<Cart.Event>>
   record Stalled(String cartId, String orderId, long startedAt) {}
 
   /** What one event tells of its order. */
-  private enum Mark {
-    STARTED("started_at = COALESCE(started_at, ?)"),
-    CAPTURED("captured = TRUE"),
-    FILED("filed = TRUE"),
-    ENDED("ended = TRUE");
-
-    final String set;
-
-    Mark(String set) {
-      this.set = set;
-    }
-  }
+  private enum Mark { STARTED, CAPTURED, FILED, ENDED }
 
   private record Marked(String orderId, Mark mark) {}
 
+  /** The marks one group of events gives one order. */
+  private static final class Marks {
+    final String cartId;
+    Long startedAt;
+    boolean captured;
+    boolean filed;
+    boolean ended;
+
+    Marks(String cartId) {
+      this.cartId = cartId;
+    }
+
+    void add(Mark mark, long at) {
+      switch (mark) {
+        case STARTED -> startedAt = startedAt == null ? at : startedAt;
+        case CAPTURED -> captured = true;
+        case FILED -> filed = true;
+        case ENDED -> ended = true;
+      }
+    }
+
+    boolean finished() {
+      return startedAt != null && (ended || (captured && filed));
+    }
+  }
+
   @Override
   public void process(ReadSide.Session session, List<EventEnvelope<Cart.Event>> envelopes) throws Exception {
+    Map<String, Marks> byOrder = new LinkedHashMap<>();
+    for (EventEnvelope<Cart.Event> envelope : envelopes) {
+      Marked marked = markOf(envelope.event());
+      if (marked == null) continue;
+      String pid = envelope.persistenceId();
+      byOrder.computeIfAbsent(marked.orderId(), id -> new Marks(pid.substring(pid.indexOf('|') + 1)))
+          .add(marked.mark(), envelope.timestamp());
+    }
+    if (byOrder.isEmpty()) return;
     session.withConnection(c -> {
-      for (EventEnvelope<Cart.Event> envelope : envelopes) {
-        Marked marked = markOf(envelope.event());
-        if (marked == null) continue;
-        String pid = envelope.persistenceId();
-        record(c, pid.substring(pid.indexOf('|') + 1), marked, envelope.timestamp());
-      }
+      record(c, byOrder);
       return null;
     });
   }
@@ -61,31 +83,63 @@ final class PendingCheckouts extends JdbcHandler<List<EventEnvelope<Cart.Event>>
     return null;
   }
 
-  private static void record(Connection c, String cartId, Marked marked, long at) throws SQLException {
-    int updated;
-    try (PreparedStatement st = c.prepareStatement("UPDATE checkout_pending SET " + marked.mark().set + " WHERE order_id = ?")) {
-      int i = 1;
-      if (marked.mark() == Mark.STARTED) st.setLong(i++, at);
-      st.setString(i, marked.orderId());
-      updated = st.executeUpdate();
-    }
-    if (updated == 0) {
-      try (PreparedStatement st = c.prepareStatement(
-          "INSERT INTO checkout_pending (order_id, cart_id, started_at, captured, filed, ended) VALUES (?, ?, ?, ?, ?, ?)")) {
-        st.setString(1, marked.orderId());
-        st.setString(2, cartId);
-        if (marked.mark() == Mark.STARTED) st.setLong(3, at);
-        else st.setNull(3, java.sql.Types.BIGINT);
-        st.setBoolean(4, marked.mark() == Mark.CAPTURED);
-        st.setBoolean(5, marked.mark() == Mark.FILED);
-        st.setBoolean(6, marked.mark() == Mark.ENDED);
-        st.executeUpdate();
+  /**
+   * Adds a group's marks to the table, a batch of statements per step: most checkouts start and
+   * end within a few seconds, so most orders of a group leave no row at all.
+   */
+  private static void record(Connection c, Map<String, Marks> byOrder) throws SQLException {
+    List<String> finishedHere = new ArrayList<>();
+    List<String> open = new ArrayList<>();
+    byOrder.forEach((orderId, marks) -> (marks.finished() ? finishedHere : open).add(orderId));
+    try (PreparedStatement st = c.prepareStatement("DELETE FROM checkout_pending WHERE order_id = ?")) {
+      for (String orderId : finishedHere) {
+        st.setString(1, orderId);
+        st.addBatch();
       }
+      if (!finishedHere.isEmpty()) st.executeBatch();
+    }
+    if (open.isEmpty()) return;
+    int[] updated;
+    try (PreparedStatement st = c.prepareStatement("UPDATE checkout_pending SET started_at = COALESCE(started_at, ?),"
+        + " captured = captured OR ?, filed = filed OR ?, ended = ended OR ? WHERE order_id = ?")) {
+      for (String orderId : open) {
+        Marks marks = byOrder.get(orderId);
+        if (marks.startedAt == null) st.setNull(1, Types.BIGINT);
+        else st.setLong(1, marks.startedAt);
+        st.setBoolean(2, marks.captured);
+        st.setBoolean(3, marks.filed);
+        st.setBoolean(4, marks.ended);
+        st.setString(5, orderId);
+        st.addBatch();
+      }
+      updated = st.executeBatch();
     }
     try (PreparedStatement st = c.prepareStatement(
+        "INSERT INTO checkout_pending (order_id, cart_id, started_at, captured, filed, ended) VALUES (?, ?, ?, ?, ?, ?)")) {
+      boolean any = false;
+      for (int i = 0; i < open.size(); i++) {
+        if (updated[i] != 0) continue;
+        Marks marks = byOrder.get(open.get(i));
+        st.setString(1, open.get(i));
+        st.setString(2, marks.cartId);
+        if (marks.startedAt == null) st.setNull(3, Types.BIGINT);
+        else st.setLong(3, marks.startedAt);
+        st.setBoolean(4, marks.captured);
+        st.setBoolean(5, marks.filed);
+        st.setBoolean(6, marks.ended);
+        st.addBatch();
+        any = true;
+      }
+      if (any) st.executeBatch();
+    }
+    // The marks of this group may finish a row that earlier groups (or another projection) began.
+    try (PreparedStatement st = c.prepareStatement(
         "DELETE FROM checkout_pending WHERE order_id = ? AND started_at IS NOT NULL AND (ended OR (captured AND filed))")) {
-      st.setString(1, marked.orderId());
-      st.executeUpdate();
+      for (String orderId : open) {
+        st.setString(1, orderId);
+        st.addBatch();
+      }
+      st.executeBatch();
     }
   }
 
