@@ -7,6 +7,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -42,8 +43,10 @@ final class OnSaleCatalogue extends JdbcHandler<List<EventEnvelope<Object>>, Rea
 
   @Override
   public void process(ReadSide.Session session, List<EventEnvelope<Object>> envelopes) throws Exception {
+    Set<String> eventIds = new LinkedHashSet<>();
+    for (EventEnvelope<Object> envelope : envelopes) eventIds.add(eventId(envelope.persistenceId()));
     session.withConnection(c -> {
-      for (EventEnvelope<Object> envelope : envelopes) add(c, eventId(envelope.persistenceId()));
+      for (String eventId : eventIds) add(c, eventId);
       return null;
     });
   }

@@ -7,6 +7,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
 import org.apache.pekko.actor.typed.ActorRef;
@@ -43,9 +44,10 @@ import org.apache.pekko.stream.Materializer;
  * created without asking any room.
  *
  * <p>What it knows is kept in a table ({@link OnSaleCatalogue}) by a projection per tag, spread
- * over the inventory nodes, that stores its offset with the rows. At every pass the keeper reads
- * the table and the few events tagged since those offsets, so neither its start nor a pass
- * reads the journal from its beginning.
+ * over the inventory nodes, that stores its offset with the rows. Its first pass reads the table
+ * and the events tagged since those offsets (after a node loss the projections may be down
+ * too), later passes the table alone, so neither its start nor a pass reads the journal from
+ * its beginning.
  */
 public final class OnSaleKeeper {
   public static final String TAG = "onsale";
@@ -106,9 +108,10 @@ public final class OnSaleKeeper {
       ctx.getSelf().tell(new Poke());
       return Behaviors.<Command>receive(Command.class)
           .onMessage(Poke.class, p -> {
+            boolean tail = !readOnce[0];
             ctx.pipeToSelf(readSide.transact(c -> OnSaleCatalogue.read(c, PROJECTION))
-                    .thenCompose(read -> since(journal, materializer, read, EVENT_TAG)
-                        .thenCombine(since(journal, materializer, read, TAG), (d, s) -> new Found(d, s, null))),
+                    .thenCompose(read -> since(journal, materializer, read, EVENT_TAG, tail)
+                        .thenCombine(since(journal, materializer, read, TAG, tail), (d, s) -> new Found(d, s, null))),
                 (found, error) -> found != null ? found : new Found(Set.of(), Set.of(), String.valueOf(error)));
             return Behaviors.same();
           })
@@ -135,11 +138,14 @@ public final class OnSaleKeeper {
   }
 
   /**
-   * The catalogue's rows of {@code tag} and the events tagged after its projection's offset: the
-   * projection may not have read them yet (it lags by a group, or has just moved to another node).
+   * The catalogue's rows of {@code tag}, and with {@code tail} the events tagged after its
+   * projection's offset, which the projection may not have read yet (it lags by a group, or is
+   * starting on another node). Only the first pass reads them: that read goes from the offset to
+   * the journal's end, and a tag's offset stays at its last event, however old.
    */
   private static CompletionStage<Set<String>> since(JdbcReadJournal journal, Materializer materializer,
-                                                    OnSaleCatalogue.Read read, String tag) {
+                                                    OnSaleCatalogue.Read read, String tag, boolean tail) {
+    if (!tail) return CompletableFuture.completedFuture(read.eventIds(tag));
     long offset = read.offset(tag);
     return journal.currentEventsByTag(tag, offset == 0 ? Offset.noOffset() : Offset.sequence(offset))
         .runFold(new HashSet<>(read.eventIds(tag)), (ids, envelope) -> {
