@@ -49,9 +49,10 @@ public final class CheckoutRecovery {
   public static final int SLICES = 4;
   /**
    * The one tag cart events carried before slices. Still read, from its stored offset: a stored
-   * journal keeps it, and nodes of the previous version write it during a rolling upgrade. Its
-   * projection may be dropped once every node writes slices and its offset has passed the last
-   * event so tagged.
+   * journal keeps it, and nodes of the previous version write it during a rolling upgrade. Once
+   * no node writes it, its projection only costs, at each of its starts, one query spanning the
+   * journal written since its last event. Drop it from {@link #TAGS} then, once its stored offset
+   * has reached {@code SELECT max(event_id) FROM event_tag WHERE tag = 'checkout'}.
    */
   static final String LEGACY_TAG = "checkout";
   /** Frozen: the projections' offsets are stored under this name, one key per tag. */
