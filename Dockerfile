@@ -7,7 +7,7 @@ RUN groupadd --system --gid 10001 boxoffice \
  && useradd --system --uid 10001 --gid 10001 --home-dir /opt/boxoffice --no-create-home boxoffice
 
 WORKDIR /opt/boxoffice
-COPY --chown=root:root target/boxoffice.jar /opt/boxoffice/boxoffice.jar
+COPY --chown=root:root server/target/boxoffice.jar /opt/boxoffice/boxoffice.jar
 
 # Defaults for a plain `docker run`; on Kubernetes the ConfigMap's JAVA_TOOL_OPTIONS wins.
 ENV JAVA_TOOL_OPTIONS="-XX:+UseParallelGC -XX:MaxRAMPercentage=70 -XX:+ExitOnOutOfMemoryError"

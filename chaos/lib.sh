@@ -95,32 +95,32 @@ mvn_quietly() {
   fi
 }
 
+JAR=$ROOT/server/target/boxoffice.jar
+
 ensure_jar() {
-  local jar=$ROOT/target/boxoffice.jar
-  if [[ ! -f $jar ]] || [[ -n $(find "$ROOT/src/main" "$ROOT/conf" "$ROOT/schema" "$ROOT/pom.xml" -newer "$jar" -type f -print -quit) ]]; then
-    say "building target/boxoffice.jar (missing or older than the sources)"
-    mvn_quietly package -DskipTests || die "cannot build target/boxoffice.jar"
+  if [[ ! -f $JAR ]] || [[ -n $(find "$ROOT/server/src/main" "$ROOT/conf" "$ROOT/schema" "$ROOT/pom.xml" "$ROOT/server/pom.xml" -newer "$JAR" -type f -print -quit) ]]; then
+    say "building server/target/boxoffice.jar (missing or older than the sources)"
+    mvn_quietly -pl server package -DskipTests || die "cannot build server/target/boxoffice.jar"
   fi
 }
 
-# The test classpath (test classes, classes, dependencies) of the chaos tools, compiled when stale.
-# CHAOS_CP, when set (the integration test sets it), is used as it is.
+# The classpath of the chaos tools (the tools module's classes and what they need, the server's
+# test fixtures among them), built when stale. CHAOS_CP, when set (the integration test sets it),
+# is used as it is.
 test_classpath() {
   if [[ -n ${CHAOS_CP:-} ]]; then
     echo "$CHAOS_CP"
     return
   fi
-  local stamp=$ROOT/target/chaos.stamp cpfile=$ROOT/target/chaos.cp
-  if [[ ! -f $stamp || ! -d $ROOT/target/test-classes ]] \
-      || [[ -n $(find "$ROOT/src" "$ROOT/pom.xml" -newer "$stamp" -type f -print -quit) ]]; then
-    mvn_quietly test-compile || die "mvn test-compile failed"
+  local stamp=$ROOT/tools/target/chaos.stamp cpfile=$ROOT/tools/target/tools.cp
+  if [[ ! -f $stamp || ! -f $cpfile ]] \
+      || [[ -n $(find "$ROOT/server/src" "$ROOT/tools/src" "$ROOT/pom.xml" "$ROOT/server/pom.xml" "$ROOT/tools/pom.xml" \
+                 -newer "$stamp" -type f -print -quit) ]]; then
+    # package: the tools' classpath names the server's jars, test fixtures included.
+    mvn_quietly -pl tools -am package -DskipTests || die "mvn package of the tools failed"
     touch "$stamp"
   fi
-  if [[ ! -f $cpfile || $ROOT/pom.xml -nt $cpfile ]]; then
-    mvn_quietly dependency:build-classpath -Dmdep.outputFile="$cpfile" -Dmdep.includeScope=test \
-      || die "mvn dependency:build-classpath failed"
-  fi
-  echo "$ROOT/target/test-classes:$ROOT/target/classes:$(<"$cpfile")"
+  echo "$ROOT/tools/target/classes:$(<"$cpfile")"
 }
 
 # Writes run/<name>.pid for a process just started in the background and prints its pid.
@@ -147,9 +147,9 @@ start_proxy() {
   local cp pid
   is_running dbproxy && return 0
   # DbProxy needs nothing but its own class: no Maven run on the way back from an outage.
-  cp=${CHAOS_CP:-$ROOT/target/test-classes}
-  [[ -f $ROOT/target/test-classes/io/boxoffice/chaos/DbProxy.class || -n ${CHAOS_CP:-} ]] || cp=$(test_classpath)
-  setsid java -Xmx64m -Dchaos.id=dbproxy -cp "$cp" io.boxoffice.chaos.DbProxy \
+  cp=${CHAOS_CP:-$ROOT/server/target/test-classes}
+  [[ -f $ROOT/server/target/test-classes/io/boxoffice/support/DbProxy.class || -n ${CHAOS_CP:-} ]] || cp=$(test_classpath)
+  setsid java -Xmx64m -Dchaos.id=dbproxy -cp "$cp" io.boxoffice.support.DbProxy \
     "127.0.0.1:$PROXY_PORT" "$PG_HOST:$PG_PORT" </dev/null >>"$RUN/dbproxy.log" 2>&1 &
   pid=$(record_pid dbproxy $!) || die "the database proxy did not start (see $RUN/dbproxy.log)"
   for _ in $(seq 1 50); do
@@ -187,7 +187,7 @@ start_node() {
     # shellcheck disable=SC2086 # CHAOS_NODE_JAVA_OPTS is a list of options
     exec setsid java -Xmx512m -XX:+UseParallelGC ${CHAOS_NODE_JAVA_OPTS:-} "${slow[@]}" \
       "-Dpekko.remote.artery.advanced.tcp.outbound-client-hostname=$(remote_client_host "$n")" "-Dchaos.id=$name" \
-      -jar "$ROOT/target/boxoffice.jar" </dev/null >>"$RUN/$name.log" 2>&1
+      -jar "$JAR" </dev/null >>"$RUN/$name.log" 2>&1
   ) &
   pid=$(record_pid "$name" $!) || die "node $n did not start (see $RUN/$name.log)"
   log_event start "node $n pid $pid"

@@ -1,0 +1,368 @@
+package io.boxoffice.admin;
+
+import static org.apache.pekko.http.javadsl.server.PathMatchers.segment;
+
+import io.boxoffice.edge.Api;
+import io.boxoffice.edge.ApiError;
+import io.boxoffice.inventory.EventDefinition;
+import io.boxoffice.inventory.EventInventory;
+import io.boxoffice.payment.PaymentSimulator;
+import io.boxoffice.queue.Manifests;
+import io.boxoffice.queue.OnSaleSchedule;
+import io.boxoffice.queue.PresaleCodes;
+import io.boxoffice.queue.PresaleRegistry;
+import io.boxoffice.queue.WaitingRoom;
+import io.boxoffice.queue.domain.Phase;
+import io.boxoffice.queue.domain.Seats;
+import io.boxoffice.venue.StadiumGenerator;
+import io.boxoffice.venue.Venue;
+import io.boxoffice.venue.VenueLayout;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.actor.typed.RecipientRef;
+import org.apache.pekko.actor.typed.javadsl.AskPattern;
+import org.apache.pekko.cluster.sharding.typed.javadsl.ClusterSharding;
+import org.apache.pekko.cluster.sharding.typed.javadsl.EntityRef;
+import org.apache.pekko.http.javadsl.model.HttpResponse;
+import org.apache.pekko.http.javadsl.server.AllDirectives;
+import org.apache.pekko.http.javadsl.server.Route;
+
+/** Event managers' calls under {@code /admin}, behind the admin bearer token. */
+public final class AdminRoutes extends AllDirectives {
+
+  /** {@code POST /admin/venues}: explicit sections, or a generated layout. */
+  public record VenueRequest(String venueId, String name, List<VenueLayout.Section> sections, Generate generate) {}
+
+  /** A generated layout: {@code {"layout":"stadium","seats":70000}}. */
+  public record Generate(String layout, Integer seats) {}
+
+  /** {@code PUT /admin/events/{id}/onsale}: times are ISO-8601; times in the past mean now. */
+  public record OnSaleRequest(String lobbyOpensAt, String startsAt, Integer admissionPerMinute, Integer maxActiveShoppers,
+                              Boolean presale, Integer powBits) {}
+
+  /** {@code POST /admin/events/{id}/presale/invitations}. */
+  public record InvitationsRequest(Integer count) {}
+
+  /** {@code PUT /admin/payments/simulator}: how slow tok_slow is and how often calls fail, on this node. */
+  public record SimulatorRequest(Long slowDelayMs, Double failureRate) {}
+
+  /** {@code PATCH /admin/events/{id}/onsale}. */
+  public record RatesRequest(Integer admissionPerMinute, Integer maxActiveShoppers) {}
+
+  /** {@code POST /admin/events}: without {@code onsale} the event is created closed. */
+  public record EventRequest(String eventId, String venueId, String name, Map<String, Integer> prices,
+                             Integer holdSeconds, Integer holdJitterSeconds, Integer maxSeatsPerAccount, String startsAt,
+                             OnSaleRequest onsale) {}
+
+  /** One row of {@code GET /admin/events}. */
+  public record EventSummary(String eventId, String name, String venueId, String state) {}
+
+  /** {@code GET /admin/events}. */
+  public record EventList(List<EventSummary> events) {}
+
+  private final ActorSystem<?> system;
+  private final Api api;
+  private final byte[] adminToken;
+  private final long maxVenueBytes;
+  private final PresaleCodes presale;
+  private final Function<String, RecipientRef<PresaleRegistry.Command>> registries;
+  private final PaymentSimulator simulator;
+  private final Manifests manifests;
+
+  public AdminRoutes(ActorSystem<?> system, Api api, String adminToken, long maxVenueBytes, PresaleCodes presale,
+                     Function<String, RecipientRef<PresaleRegistry.Command>> registries, PaymentSimulator simulator,
+                     Manifests manifests) {
+    this.simulator = simulator;
+    this.manifests = manifests;
+    this.presale = presale;
+    this.registries = registries;
+    this.system = system;
+    this.api = api;
+    this.adminToken = adminToken.getBytes(StandardCharsets.UTF_8);
+    this.maxVenueBytes = maxVenueBytes;
+  }
+
+  public Route routes() {
+    return pathPrefix("admin", () -> authorized(() -> concat(
+        path("venues", () -> post(() -> api.body(VenueRequest.class, maxVenueBytes, this::createVenue))),
+        path("events", () -> concat(
+            post(() -> api.body(EventRequest.class, this::createEvent)),
+            get(this::listEvents))),
+        path(segment("events").slash(segment()).slash("open"), eventId -> post(() -> open(eventId))),
+        path(segment("events").slash(segment()).slash("stats"), eventId -> get(() -> stats(eventId))),
+        path(segment("events").slash(segment()).slash("onsale"), eventId -> concat(
+            put(() -> api.body(OnSaleRequest.class, r -> schedule(eventId, r))),
+            patch(() -> api.body(RatesRequest.class, r -> rates(eventId, r))))),
+        path(segment("events").slash(segment()).slash("onsale").slash("pause"), eventId -> post(() -> paused(eventId, true))),
+        path(segment("events").slash(segment()).slash("onsale").slash("resume"), eventId -> post(() -> paused(eventId, false))),
+        path(segment("payments").slash("simulator"), () -> put(() -> api.body(SimulatorRequest.class, this::tuneSimulator))),
+        path(segment("events").slash(segment()).slash("presale").slash("invitations"),
+            eventId -> post(() -> api.body(InvitationsRequest.class, r -> invitations(eventId, r)))))));
+  }
+
+  /** 401 without a bearer token, 403 with a wrong one; compared in constant time. */
+  private Route authorized(Supplier<Route> inner) {
+    return optionalHeaderValueByName("Authorization", header -> {
+      String value = header.orElse("");
+      if (!value.startsWith("Bearer ")) return complete(api.error(401, "unauthenticated", "an admin bearer token is required"));
+      byte[] given = value.substring(7).trim().getBytes(StandardCharsets.UTF_8);
+      if (!MessageDigest.isEqual(given, adminToken)) return complete(api.error(403, "forbidden", "wrong admin token"));
+      return inner.get();
+    });
+  }
+
+  private Route createVenue(VenueRequest r) {
+    VenueLayout layout;
+    try {
+      if (r.generate() != null) {
+        if (r.sections() != null) throw new IllegalArgumentException("give either sections or generate, not both");
+        if (!StadiumGenerator.LAYOUT.equals(r.generate().layout())) throw new IllegalArgumentException("generate.layout must be \"stadium\"");
+        if (r.generate().seats() == null) throw new IllegalArgumentException("generate.seats is required");
+        if (!VenueLayout.isValidEntityId(r.venueId())) throw new IllegalArgumentException("venueId must be 1-64 letters, digits, '_' or '-'");
+        layout = StadiumGenerator.generate(r.venueId(), r.name(), r.generate().seats()).validated();
+      } else {
+        layout = new VenueLayout(r.venueId(), r.name(), r.sections()).validated();
+      }
+    } catch (IllegalArgumentException e) {
+      throw ApiError.badRequest(e.getMessage());
+    }
+    int seats = layout.seatCount();
+    CompletionStage<HttpResponse> response = venue(layout.venueId())
+        .<Venue.Reply>ask(ref -> new Venue.Define(layout, ref), api.askTimeout())
+        .thenApply(reply -> reply instanceof Venue.Defined
+            ? api.json(201, Map.of("venueId", layout.venueId(), "seatCount", seats))
+            : api.error(409, "venue_exists", "a venue with this id exists"));
+    return api.respond(response);
+  }
+
+  /**
+   * Creates the event's inventory (holds need an admitted queue pass from the first moment) and
+   * then defines it in its waiting room, closed or with its on-sale in the same write, so the
+   * edge never sees it open by default. 201 once this node's edge knows it.
+   */
+  private Route createEvent(EventRequest r) {
+    if (!VenueLayout.isValidEntityId(r.venueId())) throw ApiError.badRequest("venueId must be 1-64 letters, digits, '_' or '-'");
+    if (!VenueLayout.isValidEntityId(r.eventId())) throw ApiError.badRequest("eventId must be 1-64 letters, digits, '_' or '-'");
+    OnSaleSchedule schedule = r.onsale() == null ? null : schedule(r.onsale());
+    CompletionStage<HttpResponse> response = venue(r.venueId())
+        .<Venue.Reply>ask(Venue.Get::new, api.askTimeout())
+        .thenCompose(reply -> {
+          if (!(reply instanceof Venue.Defined d)) throw new ApiError(404, "not_found", "no such venue");
+          EventDefinition definition;
+          try {
+            definition = new EventDefinition(r.eventId(), r.name(), d.layout(), r.prices(),
+                orDefault(r.holdSeconds(), 480), orDefault(r.holdJitterSeconds(), 90), orDefault(r.maxSeatsPerAccount(), 8))
+                .validated();
+          } catch (IllegalArgumentException e) {
+            throw ApiError.badRequest(e.getMessage());
+          }
+          return inventory(r.eventId()).<EventInventory.Reply>ask(ref -> new EventInventory.Create(definition, ref), api.askTimeout());
+        })
+        .thenCompose(reply -> {
+          if (!(reply instanceof EventInventory.Created)) throw new ApiError(409, "event_exists", "an event with this id exists");
+          return requireAdmission(r.eventId());
+        })
+        .thenCompose(ok -> room(r.eventId()).<WaitingRoom.Reply>ask(ref -> new WaitingRoom.Define(r.name(), r.venueId(), schedule, ref),
+            api.askTimeout()))
+        .thenCompose(reply -> {
+          if (!(reply instanceof WaitingRoom.Manifest m)) throw new ApiError(409, "event_exists", "an event with this id exists");
+          return heard(m);
+        })
+        .thenApply(m -> api.json(201, Map.of("eventId", r.eventId(), "state", m.state())));
+    return api.respond(response);
+  }
+
+  /** {@code POST /admin/events/{id}/open}: an open sale without a waiting room, chosen explicitly. */
+  private Route open(String eventId) {
+    if (!VenueLayout.isValidEntityId(eventId)) return complete(api.error(404, "not_found", "no such event"));
+    CompletionStage<HttpResponse> response = inventory(eventId)
+        .<EventInventory.Reply>ask(EventInventory.GetStats::new, api.askTimeout())
+        .thenCompose(reply -> {
+          if (!(reply instanceof EventInventory.Stats)) throw new ApiError(404, "not_found", "no such event");
+          return room(eventId).<WaitingRoom.Reply>ask(WaitingRoom.OpenSale::new, api.askTimeout());
+        })
+        .thenCompose(reply -> {
+          if (reply instanceof WaitingRoom.Rejected rej) throw new ApiError(409, rej.code(), rej.message());
+          // The edge shows it open only now; the inventory lets holds through without a pass from now on.
+          return inventory(eventId).<EventInventory.Reply>ask(EventInventory.WaiveAdmission::new, api.askTimeout())
+              .thenCompose(waived -> heard((WaitingRoom.Manifest) reply));
+        })
+        .thenApply(m -> api.json(200, Map.of("eventId", eventId, "state", m.state())));
+    return api.respond(response);
+  }
+
+  /** {@code GET /admin/events}: every event this node knows, by id. */
+  private Route listEvents() {
+    List<EventSummary> events = manifests.all().stream()
+        .map(m -> new EventSummary(m.eventId(), m.name(), m.venueId(), m.state()))
+        .sorted(java.util.Comparator.comparing(EventSummary::eventId))
+        .toList();
+    return complete(api.json(200, new EventList(events)));
+  }
+
+  /**
+   * The room's manifest, once this node's edge has heard the change (so the manager's next
+   * request through this node sees it), or anyway if the topic is slow.
+   */
+  private CompletionStage<WaitingRoom.Manifest> heard(WaitingRoom.Manifest m) {
+    return manifests.awaitHeard(m.eventId(), known -> known.state().equals(m.state()) && known.open() == m.open()
+            && known.startsAt() == m.startsAt(), api.askTimeout())
+        .handle((known, error) -> m);
+  }
+
+  private Route stats(String eventId) {
+    if (!VenueLayout.isValidEntityId(eventId)) return complete(api.error(404, "not_found", "no such event"));
+    CompletionStage<WaitingRoom.Reply> room = room(eventId).ask(WaitingRoom.GetManifest::new, api.askTimeout());
+    CompletionStage<HttpResponse> response = inventory(eventId)
+        .<EventInventory.Reply>ask(EventInventory.GetStats::new, api.askTimeout())
+        .thenCombine(room, (reply, manifestReply) -> {
+          if (!(reply instanceof EventInventory.Stats s)) return api.error(404, "not_found", "no such event");
+          WaitingRoom.Manifest m = (WaitingRoom.Manifest) manifestReply;
+          boolean scheduled = m.startsAt() != 0;
+          Map<String, Object> body = new LinkedHashMap<>();
+          // Closed until scheduled or opened; an event from before that rule is shown closed as well.
+          String state = m.state().equals(Phase.UNKNOWN.wire()) ? Phase.CLOSED.wire() : m.state();
+          body.put("state", new Seats(s.available(), s.held(), s.sold()).soldOut() ? Phase.SOLD_OUT.wire() : state);
+          body.put("lobby", m.lobby());
+          body.put("admittedUpTo", m.admittedUpTo());
+          body.put("activeShoppers", m.activeShoppers());
+          body.put("seats", Map.of("available", s.available(), "held", s.held(), "sold", s.sold()));
+          body.put("orders", s.orders());
+          if (scheduled) body.put("onsale", scheduleJson(m));
+          return api.json(200, body);
+        });
+    return api.respond(response);
+  }
+
+  private Route schedule(String eventId, OnSaleRequest r) {
+    OnSaleSchedule schedule = schedule(r);
+    // First the inventory: from now on it checks every hold's admission itself.
+    CompletionStage<HttpResponse> response = requireAdmission(eventId)
+        .thenCompose(ok -> room(eventId).<WaitingRoom.Reply>ask(ref -> new WaitingRoom.SetSchedule(schedule, ref), api.askTimeout()))
+        .thenCompose(reply -> reply instanceof WaitingRoom.Manifest m
+            ? heard(m).thenApply(this::manifestReply) : CompletableFuture.completedFuture(manifestReply(reply)));
+    return api.respond(response);
+  }
+
+  /** A checked on-sale schedule, or a 400. */
+  private static OnSaleSchedule schedule(OnSaleRequest r) {
+    OnSaleSchedule schedule;
+    try {
+      if (r.lobbyOpensAt() == null || r.startsAt() == null) throw new IllegalArgumentException("lobbyOpensAt and startsAt are required");
+      if (r.admissionPerMinute() == null || r.maxActiveShoppers() == null) {
+        throw new IllegalArgumentException("admissionPerMinute and maxActiveShoppers are required");
+      }
+      schedule = new OnSaleSchedule(instant(r.lobbyOpensAt(), "lobbyOpensAt"), instant(r.startsAt(), "startsAt"),
+          r.admissionPerMinute(), r.maxActiveShoppers(), Boolean.TRUE.equals(r.presale()), r.powBits() == null ? 0 : r.powBits())
+          .validated();
+    } catch (IllegalArgumentException e) {
+      throw ApiError.badRequest(e.getMessage());
+    }
+    return schedule;
+  }
+
+  private Route rates(String eventId, RatesRequest r) {
+    if (r.admissionPerMinute() == null && r.maxActiveShoppers() == null) {
+      throw ApiError.badRequest("give admissionPerMinute and/or maxActiveShoppers");
+    }
+    if ((r.admissionPerMinute() != null && (r.admissionPerMinute() < 1 || r.admissionPerMinute() > 10_000_000))
+        || (r.maxActiveShoppers() != null && (r.maxActiveShoppers() < 1 || r.maxActiveShoppers() > 10_000_000))) {
+      throw ApiError.badRequest("admissionPerMinute and maxActiveShoppers must be 1-10000000");
+    }
+    return api.respond(room(eventId)
+        .<WaitingRoom.Reply>ask(ref -> new WaitingRoom.ChangeRates(r.admissionPerMinute(), r.maxActiveShoppers(), ref), api.askTimeout())
+        .thenApply(this::manifestReply));
+  }
+
+  private Route paused(String eventId, boolean paused) {
+    if (!VenueLayout.isValidEntityId(eventId)) return complete(api.error(404, "not_found", "no such event"));
+    return api.respond(room(eventId)
+        .<WaitingRoom.Reply>ask(ref -> new WaitingRoom.SetPaused(paused, ref), api.askTimeout())
+        .thenApply(this::manifestReply));
+  }
+
+  /** Chaos drills: slow payments down or make them fail, on this node's built-in simulator. */
+  private Route tuneSimulator(SimulatorRequest r) {
+    if (simulator == null) return complete(api.error(404, "not_found", "this node uses a real payment processor"));
+    long delay = r.slowDelayMs() == null ? simulator.slowDelay().toMillis() : r.slowDelayMs();
+    double rate = r.failureRate() == null ? simulator.failureRate() : r.failureRate();
+    if (delay < 0 || delay > 600_000 || rate < 0 || rate > 1) throw ApiError.badRequest("slowDelayMs must be 0-600000, failureRate 0-1");
+    simulator.tune(java.time.Duration.ofMillis(delay), rate);
+    return complete(api.json(200, Map.of("slowDelayMs", delay, "failureRate", rate)));
+  }
+
+  /** A random sample of the presale's registrants, each with the code bound to account and event. */
+  private Route invitations(String eventId, InvitationsRequest r) {
+    if (r.count() == null || r.count() < 1 || r.count() > 1_000_000) throw ApiError.badRequest("count must be 1-1000000");
+    if (!VenueLayout.isValidEntityId(eventId)) return complete(api.error(404, "not_found", "no such event"));
+    CompletionStage<HttpResponse> response = AskPattern
+        .<PresaleRegistry.Command, PresaleRegistry.Sampled>ask(registries.apply(eventId), ref -> new PresaleRegistry.Sample(r.count(), ref),
+            api.askTimeout(), system.scheduler())
+        .thenApply(sampled -> api.json(200, Map.of("invitations", sampled.accountIds().stream()
+            .map(account -> Map.of("accountId", account, "code", presale.codeFor(eventId, account))).toList())));
+    return api.respond(response);
+  }
+
+  private HttpResponse manifestReply(WaitingRoom.Reply reply) {
+    if (reply instanceof WaitingRoom.Rejected r) {
+      return api.error(r.code().equals("not_found") ? 404 : 409, r.code(), r.message());
+    }
+    return api.json(200, scheduleJson((WaitingRoom.Manifest) reply));
+  }
+
+  private static Map<String, Object> scheduleJson(WaitingRoom.Manifest m) {
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("eventId", m.eventId());
+    body.put("state", m.state());
+    body.put("lobbyOpensAt", java.time.Instant.ofEpochMilli(m.lobbyOpensAt()).toString());
+    body.put("startsAt", java.time.Instant.ofEpochMilli(m.startsAt()).toString());
+    body.put("admissionPerMinute", m.admissionPerMinute());
+    body.put("maxActiveShoppers", m.maxActiveShoppers());
+    body.put("presale", m.presale());
+    body.put("powBits", m.powBits());
+    body.put("paused", m.paused());
+    return body;
+  }
+
+  /** Makes the event's inventory require admitted queue passes; fails with a 404 for an unknown event. */
+  private CompletionStage<Boolean> requireAdmission(String eventId) {
+    if (!VenueLayout.isValidEntityId(eventId)) return CompletableFuture.failedFuture(new ApiError(404, "not_found", "no such event"));
+    return inventory(eventId).<EventInventory.Reply>ask(EventInventory.RequireAdmission::new, api.askTimeout())
+        .thenApply(reply -> {
+          if (!(reply instanceof EventInventory.Created)) throw new ApiError(404, "not_found", "no such event");
+          return true;
+        });
+  }
+
+  private static long instant(String iso, String field) {
+    try {
+      return java.time.Instant.parse(iso).toEpochMilli();
+    } catch (java.time.format.DateTimeParseException e) {
+      throw new IllegalArgumentException(field + " must be an ISO-8601 UTC time like 2026-12-01T10:00:00Z");
+    }
+  }
+
+  private static int orDefault(Integer value, int fallback) {
+    return value == null ? fallback : value;
+  }
+
+  private EntityRef<Venue.Command> venue(String venueId) {
+    return ClusterSharding.get(system).entityRefFor(Venue.ENTITY_TYPE_KEY, venueId);
+  }
+
+  private EntityRef<WaitingRoom.Command> room(String eventId) {
+    return ClusterSharding.get(system).entityRefFor(WaitingRoom.ENTITY_TYPE_KEY, eventId);
+  }
+
+  private EntityRef<EventInventory.Command> inventory(String eventId) {
+    return ClusterSharding.get(system).entityRefFor(EventInventory.ENTITY_TYPE_KEY, eventId);
+  }
+}

@@ -1,0 +1,387 @@
+package io.boxoffice.cart;
+
+import io.boxoffice.cart.domain.Action;
+import io.boxoffice.cart.domain.Answer;
+import io.boxoffice.cart.domain.Backoff;
+import io.boxoffice.cart.domain.CheckoutEvent;
+import io.boxoffice.cart.domain.CheckoutSaga;
+import io.boxoffice.cart.domain.Checkouts;
+import io.boxoffice.cart.domain.Decision;
+import io.boxoffice.cart.domain.Failure;
+import io.boxoffice.cart.domain.InventoryAnswer;
+import io.boxoffice.cart.domain.Order;
+import io.boxoffice.cart.domain.PaymentAnswer;
+import io.boxoffice.cart.domain.PricedSeat;
+import io.boxoffice.common.CborSerializable;
+import io.boxoffice.common.Supervision;
+import io.boxoffice.inventory.EventInventory;
+import io.boxoffice.inventory.EventInventory.SeatPrice;
+import io.boxoffice.payment.PaymentGateway;
+import io.boxoffice.tickets.Ticket;
+import io.boxoffice.tickets.TicketWallet;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
+import org.apache.pekko.cluster.sharding.typed.javadsl.ClusterSharding;
+import org.apache.pekko.cluster.sharding.typed.javadsl.Entity;
+import org.apache.pekko.cluster.sharding.typed.javadsl.EntityTypeKey;
+import org.apache.pekko.persistence.typed.PersistenceId;
+import org.apache.pekko.persistence.typed.RecoveryCompleted;
+import org.apache.pekko.persistence.typed.javadsl.CommandHandlerWithReply;
+import org.apache.pekko.persistence.typed.javadsl.EffectBuilder;
+import org.apache.pekko.persistence.typed.javadsl.EventHandler;
+import org.apache.pekko.persistence.typed.javadsl.EventSourcedBehaviorWithEnforcedReplies;
+import org.apache.pekko.persistence.typed.javadsl.ReplyEffect;
+import org.apache.pekko.persistence.typed.javadsl.RetentionCriteria;
+import org.apache.pekko.persistence.typed.javadsl.SignalHandler;
+
+/**
+ * One fan's checkouts at one event. Holds do not pass through here: the edge sends them
+ * straight to the event's inventory, which alone decides them and knows each account's holds,
+ * so a fan's first hold costs no cart start-up. Checkout is a persisted saga whose rules are
+ * {@link CheckoutSaga}'s: the cart hands it each command and answer, stores the events it
+ * decides, carries out its actions (payment calls, inventory and wallet asks, retries) and
+ * replies. A retried checkout with the same Idempotency-Key returns the same order; after a
+ * crash the cart resumes the step it had reached and finishes or voids what it started.
+ */
+public final class Cart extends EventSourcedBehaviorWithEnforcedReplies<Cart.Command, Cart.Event, Cart.State> {
+
+  /** Frozen: it is inside every stored persistence id. */
+  public static final EntityTypeKey<Command> ENTITY_TYPE_KEY = EntityTypeKey.create(Command.class, "Cart");
+
+  public static String entityId(String eventId, String accountId) {
+    return eventId + ":" + accountId;
+  }
+
+  // ---- protocol --------------------------------------------------------------------------
+
+  public sealed interface Command extends CborSerializable {}
+
+  /** Buys everything held; replies {@link OrderView} or {@link Rejected} ({@code hold_expired}, {@code payment_declined}, ...). */
+  public record Checkout(String idempotencyKey, String paymentToken, ActorRef<Reply> replyTo) implements Command {}
+
+  /** Replies {@link OrderView} or {@link Rejected} {@code not_found}. */
+  public record GetOrder(String orderId, ActorRef<Reply> replyTo) implements Command {}
+
+  /** Internal: the inventory's answer to the look-up of holds for a checkout. */
+  record HoldsForCheckout(String key, String paymentToken, InventoryAnswer holds, ActorRef<Reply> replyTo)
+      implements Command {}
+
+  /** Internal: the processor's answer to an order's authorization. */
+  record AuthorizeAnswered(String orderId, PaymentAnswer answer) implements Command {}
+
+  /** Internal: the inventory's answer to an order's confirm. */
+  record ConfirmAnswered(String orderId, InventoryAnswer answer) implements Command {}
+
+  /** Internal: an order's capture went through, or has no answer. */
+  record CaptureDone(String orderId, boolean ok) implements Command {}
+
+  /** Internal: an order's void went through, or has no answer. */
+  record VoidDone(String orderId, boolean ok) implements Command {}
+
+  /** Internal: the wallet filed an order's tickets, or did not answer. */
+  record WalletFiled(String orderId, boolean ok) implements Command {}
+
+  /** Carry every unfinished checkout one step on (a retry, or a wake-up by {@link CheckoutRecovery}). */
+  public record Resume() implements Command {}
+
+  public sealed interface Reply extends CborSerializable {}
+
+  /** An order as the fan sees it: {@code status} paid or pending. */
+  public record OrderView(String orderId, String eventId, String status, long amountCents, List<Ticket> tickets)
+      implements Reply {}
+
+  /** A refusal with the contract's error code; {@code seatIds} names seats where it helps. */
+  public record Rejected(String code, String message, List<String> seatIds) implements Reply {}
+
+  // ---- events and state: stored under these class and field names (see CartJournalFormatTest) -
+
+  public sealed interface Event extends CborSerializable {}
+
+  public record CheckoutStarted(String key, String orderId, List<SeatPrice> seats, long amountCents,
+                                String paymentToken, long at) implements Event {}
+
+  public record PaymentAuthorized(String orderId, String authorizationId) implements Event {}
+
+  public record PaymentDeclined(String orderId, String reason) implements Event {}
+
+  public record SaleRecorded(String orderId, List<Ticket> tickets) implements Event {}
+
+  public record PaymentCaptured(String orderId) implements Event {}
+
+  /** The sale cannot go ahead ({@code failure}: hold_expired or payment_unavailable); the authorization must be voided. */
+  public record CheckoutFailed(String orderId, String failure) implements Event {}
+
+  public record PaymentVoided(String orderId) implements Event {}
+
+  public record OrderFiled(String orderId) implements Event {}
+
+  /** The cart's checkouts, oldest first, as snapshots store them. */
+  public record State(List<Order> orders) implements CborSerializable {
+    Checkouts checkouts() {
+      return new Checkouts(orders);
+    }
+  }
+
+  // ---- wiring ----------------------------------------------------------------------------
+
+  public static void init(ActorSystem<?> system, CartSettings settings) {
+    ClusterSharding.get(system).init(
+        Entity.of(ENTITY_TYPE_KEY, ctx -> create(ctx.getEntityId(), settings)).withRole("inventory"));
+  }
+
+  public static Behavior<Command> create(String entityId, CartSettings settings) {
+    int colon = entityId.indexOf(':');
+    String eventId = entityId.substring(0, colon);
+    String accountId = entityId.substring(colon + 1);
+    return Behaviors.withMdc(Command.class, java.util.Map.of("eventId", eventId), Supervision.restarting(Behaviors.setup(ctx -> Behaviors.withTimers(timers ->
+            new Cart(ctx, timers, PersistenceId.of(ENTITY_TYPE_KEY.name(), entityId), eventId, accountId, settings)))));
+  }
+
+  private final ActorContext<Command> context;
+  private final TimerScheduler<Command> timers;
+  private final String eventId;
+  private final String accountId;
+  private final CartSettings settings;
+  private final CheckoutSaga saga;
+  /** The fans waiting for each order's answer; not stored: after a crash they ask again. */
+  private final Map<String, List<ActorRef<Reply>>> waiting = new HashMap<>();
+  private Backoff backoff;
+
+  private Cart(ActorContext<Command> context, TimerScheduler<Command> timers, PersistenceId id,
+               String eventId, String accountId, CartSettings settings) {
+    super(id, Supervision.backoff());
+    this.context = context;
+    this.timers = timers;
+    this.eventId = eventId;
+    this.accountId = accountId;
+    this.settings = settings;
+    this.saga = new CheckoutSaga(eventId, accountId, settings.barcodes()::issue);
+    this.backoff = Backoff.between(settings.retryMin(), settings.retryMax());
+  }
+
+  @Override
+  public State emptyState() {
+    return new State(List.of());
+  }
+
+  @Override
+  public RetentionCriteria retentionCriteria() {
+    return RetentionCriteria.snapshotEvery(50, 2);
+  }
+
+  @Override
+  public java.util.Set<String> tagsFor(Event event) {
+    return java.util.Set.of(CheckoutRecovery.tagFor(entityId(eventId, accountId)));
+  }
+
+  @Override
+  public SignalHandler<State> signalHandler() {
+    return newSignalHandlerBuilder()
+        .onSignal(RecoveryCompleted.instance(), state -> carryOut(saga.resume(state.checkouts()).actions(), null))
+        .build();
+  }
+
+  // ---- commands: ask the saga, store what it decided, carry out its actions, reply ----------
+
+  @Override
+  public CommandHandlerWithReply<Command, Event, State> commandHandler() {
+    return newCommandHandlerWithReplyBuilder().forAnyState()
+        .onCommand(GetOrder.class, (state, g) -> Effect().reply(g.replyTo(), reply(saga.order(state.checkouts(), g.orderId()))))
+        .onCommand(Checkout.class, (state, c) ->
+            follow(saga.checkout(state.checkouts(), c.idempotencyKey(), c.paymentToken()), c.replyTo()))
+        .onCommand(HoldsForCheckout.class, (state, h) ->
+            follow(saga.holdsFound(state.checkouts(), h.key(), h.paymentToken(), h.holds(), settings.clock().millis()), h.replyTo()))
+        .onCommand(AuthorizeAnswered.class, (state, a) -> follow(saga.authorizeAnswered(state.checkouts(), a.orderId(), a.answer()), null))
+        .onCommand(ConfirmAnswered.class, (state, c) -> follow(saga.confirmAnswered(state.checkouts(), c.orderId(), c.answer()), null))
+        .onCommand(CaptureDone.class, (state, c) -> follow(saga.captureDone(state.checkouts(), c.orderId(), c.ok()), null))
+        .onCommand(VoidDone.class, (state, v) -> follow(saga.voidDone(state.checkouts(), v.orderId(), v.ok()), null))
+        .onCommand(WalletFiled.class, (state, w) -> follow(saga.walletFiled(state.checkouts(), w.orderId(), w.ok()), null))
+        .onCommand(Resume.class, (state, r) -> follow(saga.resume(state.checkouts()), null))
+        .build();
+  }
+
+  /** Stores the decision's events, then carries out its actions and replies to {@code asker} if an answer is due. */
+  private ReplyEffect<Event, State> follow(Decision decision, ActorRef<Reply> asker) {
+    EffectBuilder<Event, State> effect = decision.events().isEmpty()
+        ? Effect().none()
+        : Effect().persist(decision.events().stream().map(e -> e.accept(TO_JOURNAL)).toList());
+    EffectBuilder<Event, State> then = effect.thenRun(state -> carryOut(decision.actions(), asker));
+    return decision.reply().isPresent()
+        ? then.thenReply(asker, state -> reply(decision.reply().get()))
+        : then.thenNoReply();
+  }
+
+  private void carryOut(List<Action> actions, ActorRef<Reply> asker) {
+    Hands hands = new Hands(asker);
+    actions.forEach(a -> a.accept(hands));
+  }
+
+  /** Carries out the saga's actions; {@code asker} is the fan whose command it decided, if any. */
+  private final class Hands implements Action.Visitor {
+    private final ActorRef<Reply> asker;
+
+    Hands(ActorRef<Reply> asker) {
+      this.asker = asker;
+    }
+
+    @Override
+    public void lookUpHolds(Action.LookUpHolds a) {
+      context.ask(EventInventory.Reply.class, settings.inventories().apply(eventId), settings.askTimeout(),
+          ref -> new EventInventory.GetHolds(accountId, ref),
+          (reply, error) -> new HoldsForCheckout(a.key(), a.paymentToken(), inventoryAnswer(reply), asker));
+    }
+
+    @Override
+    public void waitForAnswer(Action.WaitForAnswer a) {
+      waiting.computeIfAbsent(a.orderId(), k -> new ArrayList<>()).add(asker);
+    }
+
+    @Override
+    public void answerWaiting(Action.AnswerWaiting a) {
+      List<ActorRef<Reply>> refs = waiting.remove(a.orderId());
+      if (refs == null) return;
+      Reply reply = reply(a.answer());
+      refs.forEach(r -> r.tell(reply));
+    }
+
+    @Override
+    public void authorize(Action.Authorize a) {
+      context.pipeToSelf(settings.payments().authorize(a.idempotencyKey(), a.paymentToken(), a.amountCents()),
+          (result, error) -> new AuthorizeAnswered(a.orderId(), paymentAnswer(result)));
+    }
+
+    @Override
+    public void confirm(Action.Confirm a) {
+      context.ask(EventInventory.Reply.class, settings.inventories().apply(eventId), settings.askTimeout(),
+          ref -> new EventInventory.Confirm(accountId, a.orderId(), a.seatIds(), ref),
+          (reply, error) -> new ConfirmAnswered(a.orderId(), inventoryAnswer(reply)));
+    }
+
+    @Override
+    public void capture(Action.Capture a) {
+      context.pipeToSelf(settings.payments().capture(a.idempotencyKey(), a.authorizationId(), a.amountCents()),
+          (ok, error) -> new CaptureDone(a.orderId(), error == null));
+    }
+
+    @Override
+    public void voidAuthorization(Action.VoidAuthorization a) {
+      context.pipeToSelf(settings.payments().voidAuthorization(a.idempotencyKey(), a.authorizationId(), a.authorizeKey()),
+          (ok, error) -> new VoidDone(a.orderId(), error == null));
+    }
+
+    @Override
+    public void fileTickets(Action.FileTickets a) {
+      context.ask(TicketWallet.Filed.class, settings.wallets().apply(accountId), settings.askTimeout(),
+          ref -> new TicketWallet.FileOrder(a.orderId(), a.tickets(), ref),
+          (filed, error) -> new WalletFiled(a.orderId(), error == null));
+    }
+
+    @Override
+    public void checkedOut(Action.CheckedOut a) {
+      settings.checkedOut().accept(eventId, accountId);
+    }
+
+    @Override
+    public void retryLater(Action.RetryLater a) {
+      timers.startSingleTimer("resume", new Resume(), backoff.delay());
+      backoff = backoff.next();
+    }
+
+    @Override
+    public void resetBackoff(Action.ResetBackoff a) {
+      backoff = backoff.reset();
+    }
+  }
+
+  // ---- translations between the saga's terms and the cart's neighbours' -------------------
+
+  private static InventoryAnswer inventoryAnswer(EventInventory.Reply reply) {
+    if (reply == null) return new InventoryAnswer.NoAnswer();
+    if (reply instanceof EventInventory.Holds h) return new InventoryAnswer.Holds(priced(h.seats()));
+    if (reply instanceof EventInventory.Confirmed c) return new InventoryAnswer.Confirmed(priced(c.seats()));
+    if (reply instanceof EventInventory.Rejected r) return new InventoryAnswer.Refused(r.code(), r.message(), r.seatIds());
+    return new InventoryAnswer.Unexpected();
+  }
+
+  private static PaymentAnswer paymentAnswer(PaymentGateway.AuthResult result) {
+    if (result instanceof PaymentGateway.Authorized a) return new PaymentAnswer.Authorized(a.authorizationId());
+    if (result instanceof PaymentGateway.Declined d) return new PaymentAnswer.Declined(d.reason());
+    return new PaymentAnswer.NoAnswer();
+  }
+
+  private static Reply reply(Answer answer) {
+    if (answer instanceof Answer.Placed p) {
+      return new OrderView(p.orderId(), p.eventId(), p.status().code(), p.amountCents(), p.tickets());
+    }
+    Answer.Refused r = (Answer.Refused) answer;
+    return new Rejected(r.code(), r.message(), r.seatIds());
+  }
+
+  private static List<PricedSeat> priced(List<SeatPrice> seats) {
+    return seats.stream().map(s -> new PricedSeat(s.seatId(), s.priceCents())).toList();
+  }
+
+  // ---- the journal: the saga's events under the cart's stored names, and back -------------
+
+  private static final CheckoutEvent.Visitor<Event> TO_JOURNAL = new CheckoutEvent.Visitor<>() {
+    public Event started(CheckoutEvent.Started e) {
+      List<SeatPrice> seats = e.seats().stream().map(s -> new SeatPrice(s.seatId(), s.priceCents())).toList();
+      return new CheckoutStarted(e.key(), e.orderId(), seats, e.amountCents(), e.paymentToken(), e.at());
+    }
+
+    public Event authorized(CheckoutEvent.Authorized e) {
+      return new PaymentAuthorized(e.orderId(), e.authorizationId());
+    }
+
+    public Event declined(CheckoutEvent.Declined e) {
+      return new PaymentDeclined(e.orderId(), e.reason());
+    }
+
+    public Event sold(CheckoutEvent.Sold e) {
+      return new SaleRecorded(e.orderId(), e.tickets());
+    }
+
+    public Event captured(CheckoutEvent.Captured e) {
+      return new PaymentCaptured(e.orderId());
+    }
+
+    public Event failed(CheckoutEvent.Failed e) {
+      return new CheckoutFailed(e.orderId(), e.failure().code());
+    }
+
+    public Event voided(CheckoutEvent.Voided e) {
+      return new PaymentVoided(e.orderId());
+    }
+
+    public Event filed(CheckoutEvent.Filed e) {
+      return new OrderFiled(e.orderId());
+    }
+  };
+
+  @Override
+  public EventHandler<State, Event> eventHandler() {
+    return newEventHandlerBuilder().forAnyState()
+        .onEvent(CheckoutStarted.class, (state, e) -> evolve(state, new CheckoutEvent.Started(e.key(), e.orderId(),
+            priced(e.seats()), e.amountCents(), e.paymentToken(), e.at())))
+        .onEvent(PaymentAuthorized.class, (state, e) -> evolve(state, new CheckoutEvent.Authorized(e.orderId(), e.authorizationId())))
+        .onEvent(PaymentDeclined.class, (state, e) -> evolve(state, new CheckoutEvent.Declined(e.orderId(), e.reason())))
+        .onEvent(SaleRecorded.class, (state, e) -> evolve(state, new CheckoutEvent.Sold(e.orderId(), e.tickets())))
+        .onEvent(PaymentCaptured.class, (state, e) -> evolve(state, new CheckoutEvent.Captured(e.orderId())))
+        .onEvent(CheckoutFailed.class, (state, e) -> evolve(state, new CheckoutEvent.Failed(e.orderId(), Failure.ofCode(e.failure()))))
+        .onEvent(PaymentVoided.class, (state, e) -> evolve(state, new CheckoutEvent.Voided(e.orderId())))
+        .onEvent(OrderFiled.class, (state, e) -> evolve(state, new CheckoutEvent.Filed(e.orderId())))
+        .build();
+  }
+
+  private static State evolve(State state, CheckoutEvent event) {
+    return new State(state.checkouts().apply(event).orders());
+  }
+}

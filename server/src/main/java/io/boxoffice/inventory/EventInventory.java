@@ -1,0 +1,628 @@
+package io.boxoffice.inventory;
+
+import io.boxoffice.common.CborSerializable;
+import io.boxoffice.common.Supervision;
+import io.boxoffice.venue.SeatMap;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.random.RandomGenerator;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.cluster.sharding.typed.javadsl.ClusterSharding;
+import org.apache.pekko.cluster.sharding.typed.javadsl.Entity;
+import org.apache.pekko.cluster.sharding.typed.javadsl.EntityTypeKey;
+import org.apache.pekko.persistence.typed.PersistenceId;
+import org.apache.pekko.persistence.typed.SnapshotAdapter;
+import org.apache.pekko.persistence.typed.javadsl.CommandHandlerWithReply;
+import org.apache.pekko.persistence.typed.javadsl.EventHandler;
+import org.apache.pekko.persistence.typed.javadsl.EventSourcedBehaviorWithEnforcedReplies;
+import org.apache.pekko.persistence.typed.javadsl.ReplyEffect;
+import org.apache.pekko.persistence.typed.javadsl.RetentionCriteria;
+
+/**
+ * The single writer of one event's seats. Seat-changing commands are not persisted one by one:
+ * they wait in a buffer, and a {@link Flush} decides the whole buffer in memory against the
+ * {@link SeatBook} and persists every decision of it as one {@link BatchDecided} event (group
+ * commit). Each command is answered only after that write succeeded, so nobody is told
+ * "held" or "sold" before it is durable.
+ *
+ * <p>While the batch is written, Pekko stashes new commands; they form the next batch. As in
+ * Pekko itself (which applies an event to the state before writing it), the decisions are
+ * applied to the in-memory book before the write; if the write fails the entity stops, nobody
+ * has been answered, and a restart recovers the book from the journal.
+ */
+public final class EventInventory
+    extends EventSourcedBehaviorWithEnforcedReplies<EventInventory.Command, EventInventory.Event, EventInventory.State> {
+
+  /** Frozen: it is inside every stored persistence id. */
+  public static final EntityTypeKey<Command> ENTITY_TYPE_KEY = EntityTypeKey.create(Command.class, "EventInventory");
+
+  // ---- protocol --------------------------------------------------------------------------
+
+  /** Commands to the inventory of one event. */
+  public sealed interface Command extends CborSerializable {}
+
+  /** A command that someone waits on: it is always answered, {@code not_found} before the event exists. */
+  public sealed interface Asks extends Command {
+    ActorRef<Reply> replyTo();
+  }
+
+  /**
+   * A command that may change seats: it waits in the buffer and is decided with the next batch,
+   * answered once that batch is written.
+   */
+  public sealed interface SeatChange extends Asks {}
+
+  /** Sets the event up once; replies {@link Created} or {@link Rejected} {@code event_exists}. */
+  public record Create(EventDefinition definition, ActorRef<Reply> replyTo) implements Asks {}
+
+  /**
+   * The fan's queue token and client network prefix, carried with a hold so the inventory checks
+   * the admission again itself (once the event requires admission) before any seat changes.
+   */
+  public record QueuePass(String token, String prefix) implements CborSerializable {}
+
+  /** A hold: asked again with the same {@code requestId}, it answers the first ask's hold instead of holding more. */
+  public sealed interface Hold extends SeatChange {
+    String account();
+    QueuePass pass();
+    String requestId();
+  }
+
+  /** Holds exactly these seats for the account, all or nothing; replies {@link Held} or {@link Rejected}. */
+  public record HoldSeats(String account, List<String> seatIds, QueuePass pass, String requestId, ActorRef<Reply> replyTo)
+      implements Hold {
+    public HoldSeats(String account, List<String> seatIds, QueuePass pass, ActorRef<Reply> replyTo) {
+      this(account, seatIds, pass, null, replyTo);
+    }
+
+    public HoldSeats(String account, List<String> seatIds, ActorRef<Reply> replyTo) {
+      this(account, seatIds, null, null, replyTo);
+    }
+  }
+
+  /** Holds the best adjacent seats in one row; replies {@link Held} or {@link Rejected}. */
+  public record HoldBest(String account, int quantity, Integer maxPriceCents, String zone, QueuePass pass, String requestId,
+                         ActorRef<Reply> replyTo) implements Hold {
+    public HoldBest(String account, int quantity, Integer maxPriceCents, String zone, QueuePass pass, ActorRef<Reply> replyTo) {
+      this(account, quantity, maxPriceCents, zone, pass, null, replyTo);
+    }
+
+    public HoldBest(String account, int quantity, Integer maxPriceCents, String zone, ActorRef<Reply> replyTo) {
+      this(account, quantity, maxPriceCents, zone, null, null, replyTo);
+    }
+  }
+
+  /** From now on every hold needs a queue pass of an admitted fan (the event has an on-sale); replies {@link Created}. */
+  public record RequireAdmission(ActorRef<Reply> replyTo) implements Asks {}
+
+  /** An explicit open sale: holds need no queue pass from now on (until admission is required again); replies {@link Created}. */
+  public record WaiveAdmission(ActorRef<Reply> replyTo) implements Asks {}
+
+  /** Gives back the account's holds on these seats (all of them when null); replies {@link Released}. */
+  public record Release(String account, List<String> seatIds, ActorRef<Reply> replyTo) implements SeatChange {}
+
+  /** Turns the account's live holds on these seats into a sale; replies {@link Confirmed} or {@link Rejected} {@code hold_expired}. */
+  public record Confirm(String account, String orderId, List<String> seatIds, ActorRef<Reply> replyTo) implements SeatChange {}
+
+  /** Admits the ticket of a seat sold under the order once; replies {@link Admitted}, {@link AlreadyScanned} or {@link Rejected} {@code invalid}. */
+  public record Scan(String seatId, String orderId, ActorRef<Reply> replyTo) implements SeatChange {}
+
+  /** Replies {@link Holds}: the account's live holds. */
+  public record GetHolds(String account, ActorRef<Reply> replyTo) implements Asks {}
+
+  /** Replies {@link Availability}: the 2-bit snapshot, produced at most once per interval. */
+  public record GetAvailability(ActorRef<Reply> replyTo) implements Asks {}
+
+  /** Replies {@link Definition} or {@link Rejected} {@code not_found}. */
+  public record GetDefinition(ActorRef<Reply> replyTo) implements Asks {}
+
+  /** Replies {@link Stats}. */
+  public record GetStats(ActorRef<Reply> replyTo) implements Asks {}
+
+  /** Internal: decide and persist the buffered commands. */
+  public record Flush() implements Command {}
+
+  /** Internal: note that the inventory is alive while holds run (see {@link Alive}). */
+  public record Heartbeat() implements Command {}
+
+  /** Internal: give the holds live at {@code downSince} the time the event was unavailable. */
+  public record CompensateOutage(long downSince, long forMillis) implements Command {}
+
+  /** Replies of the inventory. */
+  public sealed interface Reply extends CborSerializable {}
+
+  public record Created(String eventId) implements Reply {}
+
+  /** A seat and its price, as holds and carts show them. */
+  public record SeatPrice(String seatId, int priceCents) implements CborSerializable {}
+
+  public record Held(List<SeatPrice> seats, long holdExpiresAt) implements Reply {}
+
+  public record Released(List<String> seatIds) implements Reply {}
+
+  public record Confirmed(String orderId, List<SeatPrice> seats) implements Reply {}
+
+  public record Admitted(String seatId) implements Reply {}
+
+  public record AlreadyScanned(long scannedAt) implements Reply {}
+
+  /** The account's live holds; {@code holdExpiresAt} is the earliest deadline, 0 when none. */
+  public record Holds(List<SeatPrice> seats, long holdExpiresAt) implements Reply {}
+
+  /** 2 bits a seat in seat-map order (see {@link SeatBook#availabilityBits}); version is the production time in ms. */
+  public record Availability(long version, byte[] bits) implements Reply {}
+
+  public record Definition(EventDefinition definition) implements Reply {}
+
+  public record Stats(int available, int held, int sold, int orders) implements Reply {}
+
+  /**
+   * A refusal: {@code code} is the contract's error code ({@code seats_taken}, {@code no_seats},
+   * {@code limit_exceeded}, {@code unknown_seats}, {@code hold_expired}, {@code invalid},
+   * {@code not_found}, {@code event_exists}, {@code busy}); {@code seatIds} names seats where it helps.
+   */
+  public record Rejected(String code, String message, List<String> seatIds) implements Reply {}
+
+  /** Journal events. */
+  public sealed interface Event extends CborSerializable {}
+
+  public record EventCreated(EventDefinition definition) implements Event {}
+
+  /** Holds need an admitted queue pass from now on. */
+  public record AdmissionRequired() implements Event {}
+
+  public record AdmissionWaived() implements Event {}
+
+  /** The inventory was alive at {@code at} (epoch ms); written now and then while holds run. */
+  public record Alive(long at) implements Event {}
+
+  /**
+   * The platform was down from {@code downSince} for {@code forMillis}: every hold live at
+   * {@code downSince} gets that time back, so no fan loses a cart to our fault.
+   */
+  public record HoldsExtended(long downSince, long forMillis) implements Event {}
+
+  /**
+   * All decisions of one group commit, decided at {@code at} (epoch ms, the event's own clock).
+   * Before them, every hold live at {@code at - faultMillis} got {@code faultMillis} more: the
+   * time the platform around the event was failing since the last batch (see {@link PlatformFaults}).
+   */
+  public record BatchDecided(long batch, long at, List<Decision> decisions, long faultMillis) implements Event {
+    public BatchDecided(long batch, long at, List<Decision> decisions) {
+      this(batch, at, decisions, 0);
+    }
+  }
+
+  /** State: nothing yet, or the event with its seat book. */
+  public sealed interface State {}
+
+  public record Empty() implements State {}
+
+  /** The live event. Mutable: the seat book changes in place under the single writer. */
+  public static final class Active implements State {
+    final EventDefinition definition;
+    final SeatBook book;
+    long batch;
+    boolean admissionRequired;
+    /** When the inventory last wrote anything: a batch or a heartbeat (epoch ms). */
+    long aliveAt;
+    final RecentHolds recentHolds;
+
+    Active(EventDefinition definition, SeatBook book, long batch, boolean admissionRequired, long aliveAt,
+           RecentHolds recentHolds) {
+      this.definition = definition;
+      this.book = book;
+      this.batch = batch;
+      this.admissionRequired = admissionRequired;
+      this.aliveAt = aliveAt;
+      this.recentHolds = recentHolds;
+    }
+
+    void apply(Decision decision) {
+      book.apply(decision);
+      recentHolds.remember(decision);
+    }
+  }
+
+  /** Holds remembered by request id (see {@link RecentHolds}). */
+  static final int RECENT_HOLDS = 4096;
+
+  /**
+   * The journal form of {@link Active}: immutable copies, taken on the entity's thread.
+   * {@code recentHolds} is null in snapshots written before holds carried request ids.
+   */
+  public record Snapshot(EventDefinition definition, long batch, SeatBook.Snapshot book, boolean admissionRequired,
+                         long aliveAt, List<Decision.Held> recentHolds) implements CborSerializable {}
+
+  // ---- wiring ----------------------------------------------------------------------------
+
+  public static void init(ActorSystem<?> system, InventorySettings settings) {
+    ClusterSharding.get(system).init(
+        Entity.of(ENTITY_TYPE_KEY, ctx -> create(ctx.getEntityId(), settings)).withRole("inventory")
+            .withAllocationStrategy(new io.boxoffice.common.NoRebalancing()));
+  }
+
+  public static Behavior<Command> create(String eventId, InventorySettings settings) {
+    return Behaviors.withMdc(Command.class, java.util.Map.of("eventId", eventId), Supervision.restarting(
+            Behaviors.setup(ctx -> Behaviors.<Command>withTimers(timers -> {
+              timers.startTimerWithFixedDelay("heartbeat", new Heartbeat(), settings.heartbeat());
+              return new EventInventory(ctx, PersistenceId.of(ENTITY_TYPE_KEY.name(), eventId), settings);
+            }))));
+  }
+
+  // ---- behaviour -------------------------------------------------------------------------
+
+  private final ActorContext<Command> context;
+  private final InventorySettings settings;
+  private final RandomGenerator random;
+  private final List<SeatChange> pending = new ArrayList<>();
+  private boolean flushScheduled;
+  private Availability availability;
+  /**
+   * Platform fault time (this node's {@link PlatformFaults} total) already given to the holds.
+   * Not persisted: the gifts are; after a move the event's own downtime is made good on recovery.
+   */
+  private long faultCredited;
+
+  private EventInventory(ActorContext<Command> context, PersistenceId persistenceId, InventorySettings settings) {
+    super(persistenceId, Supervision.backoff());
+    this.context = context;
+    this.settings = settings;
+    this.random = settings.random().get();
+    this.faultCredited = settings.faults().faultMillisUpTo(settings.clock().millis());
+  }
+
+  /** While the platform fails, holds are given time a step ahead, so that no write is needed for every batch. */
+  private static final long FAULT_STEP_MILLIS = 1000;
+
+  /**
+   * Fault time not yet given to the holds, plus a step ahead when there is any; 0 when none.
+   * The caller gives it to every hold live at {@code now} minus it, in a persisted event.
+   */
+  private long takeFaultCredit(long now) {
+    long total = settings.faults().faultMillisUpTo(now);
+    if (total <= faultCredited) return 0;
+    long credit = total - faultCredited + FAULT_STEP_MILLIS;
+    faultCredited += credit;
+    return credit;
+  }
+
+  /** Fault time not yet given to the holds: reads count it as given, as the next write will. */
+  private long pendingFaultCredit(long now) {
+    return Math.max(0, settings.faults().faultMillisUpTo(now) - faultCredited);
+  }
+
+  @Override
+  public State emptyState() {
+    return new Empty();
+  }
+
+  @Override
+  public String journalPluginId() {
+    return settings.journalPluginId();
+  }
+
+  @Override
+  public String snapshotPluginId() {
+    return settings.snapshotPluginId();
+  }
+
+  @Override
+  public RetentionCriteria retentionCriteria() {
+    return RetentionCriteria.snapshotEvery(settings.snapshotEveryEvents(), 2);
+  }
+
+  @Override
+  public SnapshotAdapter<State> snapshotAdapter() {
+    return new SnapshotAdapter<>() {
+      @Override
+      public Object toJournal(State state) {
+        if (state instanceof Active a) {
+          return new Snapshot(a.definition, a.batch, a.book.toSnapshot(), a.admissionRequired, a.aliveAt,
+              a.recentHolds.toList());
+        }
+        return new Snapshot(null, 0, null, false, 0, null);
+      }
+
+      @Override
+      public State fromJournal(Object from) {
+        Snapshot s = (Snapshot) from;
+        if (s.definition() == null) return new Empty();
+        EventDefinition d = s.definition();
+        SeatBook book = SeatBook.fromSnapshot(SeatMap.compile(d.venue()), d.prices(), d.maxSeatsPerAccount(), s.book());
+        return new Active(d, book, s.batch(), s.admissionRequired(), s.aliveAt(),
+            RecentHolds.of(RECENT_HOLDS, s.recentHolds()));
+      }
+    };
+  }
+
+  @Override
+  public org.apache.pekko.persistence.typed.javadsl.SignalHandler<State> signalHandler() {
+    return newSignalHandlerBuilder()
+        .onSignal(org.apache.pekko.persistence.typed.RecoveryCompleted.instance(), this::onRecovered)
+        .build();
+  }
+
+  /**
+   * Back after a crash, a move or a database outage: if holds were live when the inventory last
+   * wrote and the gap is longer than a heartbeat allows, those holds get the gap back.
+   */
+  private void onRecovered(State state) {
+    if (!(state instanceof Active a) || a.aliveAt == 0) return;
+    long now = settings.clock().millis();
+    long gap = now - a.aliveAt;
+    if (gap > 2 * settings.heartbeat().toMillis() && a.book.hasLiveHolds(a.aliveAt)) {
+      context.getSelf().tell(new CompensateOutage(a.aliveAt, gap));
+    }
+  }
+
+  @Override
+  public CommandHandlerWithReply<Command, Event, State> commandHandler() {
+    var builder = newCommandHandlerWithReplyBuilder();
+    builder.forStateType(Empty.class)
+        .onCommand(Create.class, (state, c) -> Effect().persist(new EventCreated(c.definition()))
+            .thenReply(c.replyTo(), s -> new Created(c.definition().eventId())))
+        .onCommand(Asks.class, (state, c) -> Effect().reply(c.replyTo(), new Rejected("not_found", "no such event", List.of())))
+        .onAnyCommand((state, c) -> Effect().noReply());
+    builder.forStateType(Active.class)
+        .onCommand(Flush.class, (state, c) -> onFlush(state))
+        .onCommand(SeatChange.class, this::onSeatChange)
+        .onCommand(GetHolds.class, (state, g) -> {
+          long now = settings.clock().millis();
+          // Holds whose fault time is not given yet are read as if it were (the next write gives it).
+          return Effect().reply(g.replyTo(), holdsOf(state.book, g.account(), now, pendingFaultCredit(now)));
+        })
+        .onCommand(GetAvailability.class, this::onGetAvailability)
+        .onCommand(GetStats.class, (state, g) -> {
+          long now = settings.clock().millis();
+          int[] c = state.book.counts(now - pendingFaultCredit(now));
+          return Effect().reply(g.replyTo(), new Stats(c[0], c[1], c[2], state.book.orderCount()));
+        })
+        .onCommand(GetDefinition.class, (state, g) -> Effect().reply(g.replyTo(), new Definition(state.definition)))
+        .onCommand(Heartbeat.class, (state, c) -> onHeartbeat(state))
+        .onCommand(CompensateOutage.class, this::onCompensateOutage)
+        .onCommand(Create.class, (state, c) ->
+            Effect().reply(c.replyTo(), new Rejected("event_exists", "the event exists already", List.of())))
+        .onCommand(RequireAdmission.class, (state, r) -> {
+          Created created = new Created(state.definition.eventId());
+          if (state.admissionRequired) return Effect().reply(r.replyTo(), created);
+          return Effect().persist(new AdmissionRequired()).thenReply(r.replyTo(), s -> created);
+        })
+        .onCommand(WaiveAdmission.class, (state, w) -> {
+          Created created = new Created(state.definition.eventId());
+          if (!state.admissionRequired) return Effect().reply(w.replyTo(), created);
+          return Effect().persist(new AdmissionWaived()).thenReply(w.replyTo(), s -> created);
+        });
+    return builder.build();
+  }
+
+  @Override
+  public EventHandler<State, Event> eventHandler() {
+    var builder = newEventHandlerBuilder();
+    builder.forStateType(Empty.class).onEvent(EventCreated.class, (state, c) -> {
+      EventDefinition d = c.definition();
+      return new Active(d, new SeatBook(SeatMap.compile(d.venue()), d.prices(), d.maxSeatsPerAccount()), 0, false, 0,
+          new RecentHolds(RECENT_HOLDS));
+    });
+    builder.forStateType(Active.class)
+        .onEvent(BatchDecided.class, (a, b) -> {
+          // A live batch was applied when it was decided; only recovery applies it here.
+          a.aliveAt = Math.max(a.aliveAt, b.at());
+          if (b.batch() <= a.batch) return a;
+          if (b.faultMillis() > 0) a.book.extendHolds(b.at() - b.faultMillis(), b.faultMillis());
+          a.book.expireUpTo(b.at());
+          for (Decision d : b.decisions()) a.apply(d);
+          a.batch = b.batch();
+          return a;
+        })
+        .onEvent(Alive.class, (a, alive) -> {
+          a.aliveAt = Math.max(a.aliveAt, alive.at());
+          return a;
+        })
+        .onEvent(HoldsExtended.class, (a, x) -> {
+          a.book.extendHolds(x.downSince(), x.forMillis());
+          a.aliveAt = Math.max(a.aliveAt, x.downSince() + x.forMillis());
+          return a;
+        })
+        .onEvent(AdmissionRequired.class, (a, r) -> {
+          a.admissionRequired = true;
+          return a;
+        })
+        .onEvent(AdmissionWaived.class, (a, w) -> {
+          a.admissionRequired = false;
+          return a;
+        });
+    return builder.build();
+  }
+
+  /** A seat change waits for the next batch; a hold first shows its admission (once the event requires it). */
+  private ReplyEffect<Event, State> onSeatChange(Active state, SeatChange command) {
+    if (state.admissionRequired && command instanceof Hold hold && !admitted(state, hold)) {
+      return Effect().reply(command.replyTo(), new Rejected("not_admitted", "this fan has not been admitted from the queue", List.of()));
+    }
+    if (pending.size() >= settings.maxPending()) {
+      return Effect().reply(command.replyTo(), new Rejected("busy", "the event is busy, try again", List.of()));
+    }
+    pending.add(command);
+    if (!flushScheduled) {
+      flushScheduled = true;
+      context.getSelf().tell(new Flush());
+    }
+    return Effect().noReply();
+  }
+
+  private ReplyEffect<Event, State> onGetAvailability(Active state, GetAvailability g) {
+    long now = settings.clock().millis();
+    if (availability == null || now - availability.version() >= settings.availabilityInterval().toMillis()) {
+      availability = new Availability(now, state.book.availabilityBits(now - pendingFaultCredit(now)));
+    }
+    return Effect().reply(g.replyTo(), availability);
+  }
+
+  private ReplyEffect<Event, State> onHeartbeat(Active state) {
+    long now = settings.clock().millis();
+    long credit = takeFaultCredit(now);
+    if (credit > 0 && state.book.hasLiveHolds(now - credit)) {
+      return Effect().persist(new HoldsExtended(now - credit, credit)).thenNoReply();
+    }
+    if (!state.book.hasLiveHolds(now) || now - state.aliveAt < settings.heartbeat().toMillis()) return Effect().noReply();
+    return Effect().persist(new Alive(now)).thenNoReply();
+  }
+
+  private ReplyEffect<Event, State> onCompensateOutage(Active state, CompensateOutage c) {
+    if (state.aliveAt > c.downSince()) return Effect().noReply();
+    // Logged here, not on recovery: the entity's MDC (eventId) is set for commands only.
+    context.getLog().info("holds live at {} get {} ms back after the event was unavailable", c.downSince(), c.forMillis());
+    return Effect().persist(new HoldsExtended(c.downSince(), c.forMillis())).thenNoReply();
+  }
+
+  /**
+   * The origin's own check of a hold's admission, as the edge made it: a queue token of this
+   * event, account and network prefix, signed by a live key, admitted and inside its window.
+   */
+  private boolean admitted(Active state, Hold hold) {
+    QueuePass pass = hold.pass();
+    String account = hold.account();
+    if (pass == null || settings.queueTokens() == null) return false;
+    return settings.queueTokens().admits(pass.token(), state.definition.eventId(), account, pass.prefix(),
+        settings.clock().millis() / 1000);
+  }
+
+  private ReplyEffect<Event, State> onFlush(Active state) {
+    flushScheduled = false;
+    if (pending.isEmpty()) return Effect().noReply();
+    int n = Math.min(pending.size(), settings.maxBatch());
+    List<SeatChange> batch = new ArrayList<>(pending.subList(0, n));
+    pending.subList(0, n).clear();
+    if (!pending.isEmpty()) {
+      flushScheduled = true;
+      context.getSelf().tell(new Flush());
+    }
+
+    long now = settings.clock().millis();
+    SeatBook book = state.book;
+    long credit = takeFaultCredit(now);
+    long faultMillis = credit > 0 && book.hasLiveHolds(now - credit) ? credit : 0;
+    if (faultMillis > 0) book.extendHolds(now - faultMillis, faultMillis);
+    book.expireUpTo(now);
+    List<Decision> decisions = new ArrayList<>();
+    List<Runnable> replies = new ArrayList<>(batch.size());
+    for (SeatChange command : batch) {
+      Decision.Held earlier = command instanceof Hold h ? state.recentHolds.find(h.account(), h.requestId()) : null;
+      if (earlier != null) {
+        Reply again = heldAgain(book, earlier, now);
+        replies.add(() -> command.replyTo().tell(again));
+        continue;
+      }
+      SeatBook.Outcome outcome = decide(state, command, now);
+      if (outcome instanceof SeatBook.Accepted accepted) {
+        Decision decision = accepted.decision();
+        if (decision instanceof Decision.Held held && command instanceof Hold h && h.requestId() != null) {
+          decision = held.withRequestId(h.requestId());
+        }
+        state.apply(decision);
+        decisions.add(decision);
+      }
+      Reply reply = replyFor(state, command, outcome);
+      replies.add(() -> command.replyTo().tell(reply));
+    }
+    if (decisions.isEmpty() && faultMillis == 0) {
+      return Effect().none().thenRun(s -> replies.forEach(Runnable::run)).thenNoReply();
+    }
+    state.batch = state.batch + 1;
+    long writeStarted = System.nanoTime();
+    int commands = batch.size();
+    return Effect().persist(new BatchDecided(state.batch, now, List.copyOf(decisions), faultMillis))
+        .thenRun(s -> {
+          settings.metrics().batchWritten(state.definition.eventId(), commands, decisions.size(), System.nanoTime() - writeStarted);
+          replies.forEach(Runnable::run);
+        })
+        .thenNoReply();
+  }
+
+  private SeatBook.Outcome decide(Active state, SeatChange command, long now) {
+    SeatBook book = state.book;
+    if (command instanceof HoldSeats h) return book.hold(h.account(), h.seatIds(), now, deadline(state, now));
+    if (command instanceof HoldBest h) {
+      return book.holdBest(h.account(), h.quantity(), h.maxPriceCents(), h.zone(), now, deadline(state, now));
+    }
+    if (command instanceof Release r) return book.release(r.account(), r.seatIds());
+    if (command instanceof Confirm c) return book.confirm(c.account(), c.orderId(), c.seatIds(), now);
+    Scan s = (Scan) command;
+    return book.scan(s.seatId(), s.orderId(), now);
+  }
+
+  /**
+   * The answer to a hold asked again: the first ask's seats while the account still holds them
+   * all, with their deadlines as they stand now (fault time may have moved them).
+   */
+  private static Reply heldAgain(SeatBook book, Decision.Held earlier, long now) {
+    long until = Long.MAX_VALUE;
+    List<String> lost = new ArrayList<>();
+    for (int s : earlier.seats()) {
+      if (book.effectiveStatus(s, now) != SeatBook.HELD || !earlier.account().equals(book.ownerOf(s))) {
+        lost.add(book.map().seatId(s));
+      } else {
+        until = Math.min(until, book.holdUntil(s));
+      }
+    }
+    if (!lost.isEmpty()) return new Rejected("hold_expired", "the hold has expired", lost);
+    return new Held(seatPrices(book, earlier.seats()), until);
+  }
+
+  /** Deadline of a new hold: holdSeconds plus uniform jitter in [0, holdJitterSeconds]. */
+  private long deadline(Active state, long now) {
+    long jitterMs = state.definition.holdJitterSeconds() * 1000L;
+    return now + state.definition.holdSeconds() * 1000L + (jitterMs == 0 ? 0 : random.nextLong(jitterMs + 1));
+  }
+
+  private static Reply replyFor(Active state, SeatChange command, SeatBook.Outcome outcome) {
+    SeatBook book = state.book;
+    if (outcome instanceof SeatBook.Accepted a) {
+      Decision d = a.decision();
+      if (d instanceof Decision.Held h) return new Held(seatPrices(book, h.seats()), h.until());
+      if (d instanceof Decision.Released r) return new Released(seatIds(book, r.seats()));
+      if (d instanceof Decision.Sold s) return new Confirmed(s.orderId(), seatPrices(book, s.seats()));
+      if (d instanceof Decision.Scanned s) return new Admitted(book.map().seatId(s.seat()));
+    }
+    if (outcome instanceof SeatBook.AlreadySold) {
+      Confirm c = (Confirm) command;
+      int[] seats = c.seatIds().stream().mapToInt(book.map()::indexOf).toArray();
+      return new Confirmed(c.orderId(), seatPrices(book, seats));
+    }
+    if (outcome instanceof SeatBook.Unchanged) return new Released(List.of());
+    if (outcome instanceof SeatBook.SeatsTaken t) return new Rejected("seats_taken", "some seats are taken", t.seatIds());
+    if (outcome instanceof SeatBook.UnknownSeats u) return new Rejected("unknown_seats", "no such seats at this event", u.seatIds());
+    if (outcome instanceof SeatBook.NoSeats) return new Rejected("no_seats", "no adjacent seats fit the request", List.of());
+    if (outcome instanceof SeatBook.LimitExceeded l) {
+      return new Rejected("limit_exceeded", "at most " + l.max() + " seats per account", List.of());
+    }
+    if (outcome instanceof SeatBook.HoldExpired e) return new Rejected("hold_expired", "the hold has expired", e.seatIds());
+    if (outcome instanceof SeatBook.AlreadyScanned s) return new AlreadyScanned(s.at());
+    return new Rejected("invalid", "no such ticket", List.of());
+  }
+
+  /** The account's holds live at {@code now - credit}, their deadlines {@code credit} later. */
+  private static Holds holdsOf(SeatBook book, String account, long now, long credit) {
+    int[] seats = book.liveHolds(account, now - credit);
+    long earliest = 0;
+    for (int s : seats) earliest = earliest == 0 ? book.holdUntil(s) : Math.min(earliest, book.holdUntil(s));
+    return new Holds(seatPrices(book, seats), earliest == 0 ? 0 : earliest + credit);
+  }
+
+  private static List<SeatPrice> seatPrices(SeatBook book, int[] seats) {
+    List<SeatPrice> out = new ArrayList<>(seats.length);
+    for (int s : seats) out.add(new SeatPrice(book.map().seatId(s), book.priceOf(s)));
+    return out;
+  }
+
+  private static List<String> seatIds(SeatBook book, int[] seats) {
+    List<String> out = new ArrayList<>(seats.length);
+    for (int s : seats) out.add(book.map().seatId(s));
+    return out;
+  }
+}

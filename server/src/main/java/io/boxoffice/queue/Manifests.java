@@ -1,0 +1,158 @@
+package io.boxoffice.queue;
+
+import io.boxoffice.edge.ApiError;
+import io.boxoffice.queue.domain.Phase;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.actor.typed.Props;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.actor.typed.pubsub.Topic;
+
+/**
+ * This node's copy of every event's waiting-room manifest, kept in memory: the waiting room of
+ * every created event publishes one each tick on a cluster topic and this node listens. It is
+ * also this node's list of the events that exist: an event it has not heard of is unknown (404)
+ * and nobody is asked, so requests for made-up events start no entity and leave no trace.
+ */
+public final class Manifests {
+  public static final String TOPIC = "onsale-manifests";
+
+  private final Map<String, WaitingRoom.Manifest> byEvent = new ConcurrentHashMap<>();
+  private final Map<String, CompletableFuture<WaitingRoom.Manifest>> awaited = new ConcurrentHashMap<>();
+  /**
+   * Every event created in the cluster, as the journal's record said when this node started
+   * (see {@link Catalogue}); null until it has been read. An id in it that this node has not
+   * heard yet is a room still starting (503, try again); an id in neither is unknown (404).
+   */
+  private volatile java.util.Set<String> catalogued;
+  private final CompletableFuture<java.util.Set<String>> catalogueRead = new CompletableFuture<>();
+
+  /** The ids of every event created, or a stage that fails while they cannot be told yet. */
+  public interface Catalogue {
+    CompletionStage<java.util.Set<String>> eventIds();
+  }
+
+  private final Consumer<String> onNewEvent;
+  private final Consumer<String> wakeRoom;
+
+  public Manifests(ActorSystem<?> system, ActorRef<Topic.Command<WaitingRoom.Manifest>> topic, Catalogue catalogue,
+                   Consumer<String> wakeRoom, Consumer<String> onNewEvent) {
+    this.onNewEvent = onNewEvent;
+    this.wakeRoom = wakeRoom;
+    readCatalogue(system, catalogue);
+    ActorRef<WaitingRoom.Manifest> listener = system.systemActorOf(
+        Behaviors.receiveMessage(m -> {
+          remember(m);
+          return Behaviors.same();
+        }), "manifest-listener", Props.empty());
+    topic.tell(Topic.subscribe(listener));
+  }
+
+  /** Remembers a manifest heard from the topic (only created events publish one). */
+  public void remember(WaitingRoom.Manifest m) {
+    if (m.state().equals(Phase.UNKNOWN.wire())) return;
+    WaitingRoom.Manifest before = byEvent.putIfAbsent(m.eventId(), m);
+    if (before == null) onNewEvent.accept(m.eventId());
+    else byEvent.merge(m.eventId(), m, (old, next) -> next.updatedAt() >= old.updatedAt() ? next : old);
+    CompletableFuture<WaitingRoom.Manifest> waiter = awaited.remove(m.eventId());
+    if (waiter != null) waiter.complete(byEvent.get(m.eventId()));
+  }
+
+  /** The last manifest of the event this node heard, however old, or null for an event it does not know. */
+  public WaitingRoom.Manifest known(String eventId) {
+    return byEvent.get(eventId);
+  }
+
+  /**
+   * The event's manifest. An event in the catalogue that this node has not heard yet (its room
+   * is starting) is waited for, at most {@link #ROOM_START_WAIT}; otherwise an {@link ApiError}
+   * ({@link #unknown(String)}). Made-up ids never wait: the catalogue does not hold them.
+   */
+  public CompletionStage<WaitingRoom.Manifest> current(String eventId) {
+    WaitingRoom.Manifest m = byEvent.get(eventId);
+    if (m != null) return CompletableFuture.completedFuture(m);
+    // Before the catalogue is read, and for a catalogued room not heard yet, the wait is bounded
+    // and shared: a flood of made-up ids waits on the same catalogue and then costs nothing.
+    return catalogueRead.copy().orTimeout(ROOM_START_WAIT.toMillis(), TimeUnit.MILLISECONDS)
+        .exceptionallyCompose(e -> CompletableFuture.failedFuture(unknown(eventId)))
+        .thenCompose(c -> {
+          if (!c.contains(eventId)) return CompletableFuture.failedFuture(unknown(eventId));
+          wake(eventId);
+          return awaitHeard(eventId, heard -> true, ROOM_START_WAIT)
+              .exceptionallyCompose(e -> CompletableFuture.failedFuture(unknown(eventId)));
+        });
+  }
+
+  /**
+   * Starts the room of a catalogued event that this node has not heard (rooms without a
+   * schedule are not kept running), at most once a second per event, whatever the traffic.
+   */
+  private void wake(String eventId) {
+    long now = System.nanoTime();
+    Long before = wokenAt.get(eventId);
+    if (before != null && now - before < 1_000_000_000L) return;
+    if (before == null ? wokenAt.putIfAbsent(eventId, now) == null : wokenAt.replace(eventId, before, now)) {
+      wakeRoom.accept(eventId);
+    }
+  }
+
+  private final Map<String, Long> wokenAt = new ConcurrentHashMap<>();
+
+  /** How long a request waits for the room of a catalogued event to be heard before it is told to try again. */
+  private static final Duration ROOM_START_WAIT = Duration.ofSeconds(3);
+
+  /**
+   * 404 for an event that does not exist; 503 (try again) while this node cannot tell yet: the
+   * catalogue is not read, or the event is in it but its room has not been heard.
+   */
+  public ApiError unknown(String eventId) {
+    java.util.Set<String> c = catalogued;
+    if (c == null || c.contains(eventId)) return new ApiError(503, "unavailable", "this event is starting on this node, try again");
+    return notFound();
+  }
+
+  /** Reads the catalogue until it answers, once a second; then the topic alone keeps this node up to date. */
+  private void readCatalogue(ActorSystem<?> system, Catalogue catalogue) {
+    catalogue.eventIds().whenComplete((ids, error) -> {
+      if (ids != null) {
+        catalogued = java.util.Set.copyOf(ids);
+        catalogueRead.complete(catalogued);
+      } else if (!system.whenTerminated().isCompleted()) {
+        system.scheduler().scheduleOnce(Duration.ofSeconds(1), () -> readCatalogue(system, catalogue), system.executionContext());
+      }
+    });
+  }
+
+  /** Every event this node knows. */
+  public Collection<WaitingRoom.Manifest> all() {
+    return List.copyOf(byEvent.values());
+  }
+
+  /** Completes when this node has heard a manifest of the event that passes {@code test}, or fails after {@code timeout}. */
+  public CompletionStage<WaitingRoom.Manifest> awaitHeard(String eventId, Predicate<WaitingRoom.Manifest> test, Duration timeout) {
+    return heard(eventId, test).orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  private CompletableFuture<WaitingRoom.Manifest> heard(String eventId, Predicate<WaitingRoom.Manifest> test) {
+    WaitingRoom.Manifest m = byEvent.get(eventId);
+    if (m != null && test.test(m)) return CompletableFuture.completedFuture(m);
+    CompletableFuture<WaitingRoom.Manifest> f = awaited.computeIfAbsent(eventId, id -> new CompletableFuture<>());
+    m = byEvent.get(eventId);
+    if (m != null && test.test(m)) return CompletableFuture.completedFuture(m);
+    return f.thenCompose(next -> heard(eventId, test));
+  }
+
+  public static ApiError notFound() {
+    return new ApiError(404, "not_found", "no such event");
+  }
+}

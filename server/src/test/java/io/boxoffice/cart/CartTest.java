@@ -1,0 +1,226 @@
+package io.boxoffice.cart;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.boxoffice.common.Hmac;
+import io.boxoffice.inventory.EventDefinition;
+import io.boxoffice.inventory.EventInventory;
+import io.boxoffice.payment.PaymentSimulator;
+import io.boxoffice.support.MutableClock;
+import io.boxoffice.support.TestConfigs;
+import io.boxoffice.tickets.Barcode;
+import io.boxoffice.tickets.Ticket;
+import io.boxoffice.tickets.TicketWallet;
+import io.boxoffice.venue.StadiumGenerator;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
+import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The cart's checkout saga against a real inventory, wallet and payment simulator on the
+ * persistence testkit: paid, declined, expired, processor down, retried keys, and crashes in
+ * the middle that must finish or void what was started.
+ */
+class CartTest {
+  static final ActorTestKit testKit = ActorTestKit.create(TestConfigs.entityConfig());
+  static final Barcode barcodes = new Barcode(Hmac.fromBase64OrRandom(""));
+
+  final MutableClock clock = new MutableClock(Instant.parse("2026-12-01T10:00:00Z"));
+  final String eventId = "ev-" + UUID.randomUUID();
+  final Map<String, ActorRef<EventInventory.Command>> inventories = new ConcurrentHashMap<>();
+  final Map<String, ActorRef<TicketWallet.Command>> wallets = new ConcurrentHashMap<>();
+
+  @AfterAll
+  static void shutdown() {
+    testKit.shutdownTestKit();
+  }
+
+  CartTest() {
+    ActorRef<EventInventory.Command> inv = testKit.spawn(EventInventory.create(eventId, TestConfigs.inventory(clock, 100)));
+    inventories.put(eventId, inv);
+    TestProbe<EventInventory.Reply> probe = testKit.createTestProbe();
+    inv.tell(new EventInventory.Create(new EventDefinition(eventId, "Show", StadiumGenerator.generate("v", "S", 500),
+        Map.of("floor", 10_000, "lower", 5_000, "upper", 2_500), 480, 0, 8), probe.getRef()));
+    probe.expectMessageClass(EventInventory.Created.class);
+  }
+
+  CartSettings settings(PaymentSimulator payments) {
+    return new CartSettings(clock, payments, barcodes, inventories::get,
+        account -> wallets.computeIfAbsent(account, a -> testKit.spawn(TicketWallet.create(a))),
+        Duration.ofSeconds(3), Duration.ofMillis(100), Duration.ofSeconds(1));
+  }
+
+  ActorRef<Cart.Command> cart(String account, PaymentSimulator payments) {
+    return testKit.spawn(Cart.create(Cart.entityId(eventId, account), settings(payments)));
+  }
+
+  /** Holds go to the inventory directly, as the shop routes send them. */
+  EventInventory.Held hold(String account, String... seats) {
+    TestProbe<EventInventory.Reply> probe = testKit.createTestProbe();
+    inventories.get(eventId).tell(new EventInventory.HoldSeats(account, List.of(seats), probe.getRef()));
+    return probe.expectMessageClass(EventInventory.Held.class);
+  }
+
+  int heldBy(String account) {
+    TestProbe<EventInventory.Reply> probe = testKit.createTestProbe();
+    inventories.get(eventId).tell(new EventInventory.GetHolds(account, probe.getRef()));
+    return probe.expectMessageClass(EventInventory.Holds.class).seats().size();
+  }
+
+  Cart.Reply checkout(ActorRef<Cart.Command> cart, String key, String token) {
+    TestProbe<Cart.Reply> probe = testKit.createTestProbe();
+    cart.tell(new Cart.Checkout(key, token, probe.getRef()));
+    return probe.receiveMessage(Duration.ofSeconds(10));
+  }
+
+  static PaymentSimulator payments() {
+    return new PaymentSimulator(Duration.ofMillis(600), 0.0);
+  }
+
+  @Test
+  void aPaidCheckoutSellsTheHeldSeatsCapturesAndFilesTickets() {
+    PaymentSimulator payments = payments();
+    ActorRef<Cart.Command> cart = cart("fan", payments);
+    hold("fan", "F1-A-1", "F1-A-2");
+    Cart.OrderView order = assertInstanceOf(Cart.OrderView.class, checkout(cart, "k1", "tok_visa"));
+    assertEquals(20_000, order.amountCents());
+    assertEquals(List.of("F1-A-1", "F1-A-2"), order.tickets().stream().map(Ticket::seatId).toList());
+    for (Ticket t : order.tickets()) {
+      assertEquals(new Barcode.TicketRef(eventId, t.seatId(), order.orderId()), barcodes.verify(t.barcode()));
+    }
+    TestProbe<Object> probe = testKit.createTestProbe();
+    probe.awaitAssert(() -> {
+      assertEquals(List.of(PaymentSimulator.Status.CAPTURED), statuses(payments));
+      return null;
+    });
+    TestProbe<TicketWallet.Tickets> walletProbe = testKit.createTestProbe();
+    probe.awaitAssert(() -> {
+      wallets.get("fan").tell(new TicketWallet.GetTickets(walletProbe.getRef()));
+      assertEquals(2, walletProbe.receiveMessage().tickets().size());
+      return null;
+    });
+    // The same key answers the same order; the seats are sold, so nothing else is held.
+    assertEquals(order, checkout(cart, "k1", "tok_visa"));
+    assertEquals("hold_expired", ((Cart.Rejected) checkout(cart, "k2", "tok_visa")).code());
+    assertEquals(1, payments.ledger().size());
+  }
+
+  @Test
+  void anExpiredHoldIsNotSoldAndTheAuthorizationIsVoided() {
+    PaymentSimulator payments = payments();
+    ActorRef<Cart.Command> cart = cart("late", payments);
+    hold("late", "F1-A-3");
+    // Authorization takes 600 ms (tok_slow); the hold runs out meanwhile.
+    TestProbe<Cart.Reply> probe = testKit.createTestProbe();
+    cart.tell(new Cart.Checkout("k", "tok_slow", probe.getRef()));
+    awaitAuthorizations(payments, 1);
+    clock.advance(Duration.ofSeconds(481));
+    assertEquals("hold_expired", probe.expectMessageClass(Cart.Rejected.class, Duration.ofSeconds(5)).code());
+    probe.awaitAssert(() -> {
+      assertEquals(List.of(PaymentSimulator.Status.VOIDED), statuses(payments));
+      return null;
+    });
+  }
+
+  @Test
+  void aDeclinedCardLeavesTheSeatsHeld() {
+    PaymentSimulator payments = payments();
+    ActorRef<Cart.Command> cart = cart("declined", payments);
+    hold("declined", "F1-B-1");
+    assertEquals("payment_declined", ((Cart.Rejected) checkout(cart, "k", "tok_declined")).code());
+    assertEquals(1, heldBy("declined"));
+    assertTrue(payments.ledger().isEmpty());
+    // Another card, another key: the seats are still there to buy.
+    assertInstanceOf(Cart.OrderView.class, checkout(cart, "k2", "tok_visa"));
+  }
+
+  @Test
+  void aProcessorThatDoesNotAnswerChargesNothingAndTheKeyMayBeRetried() {
+    ActorRef<Cart.Command> down = cart("unlucky", new PaymentSimulator(Duration.ZERO, 1.0));
+    hold("unlucky", "F1-C-1");
+    assertEquals("unavailable", ((Cart.Rejected) checkout(down, "k", "tok_visa")).code());
+    assertEquals(1, heldBy("unlucky"));
+    testKit.stop(down);
+    PaymentSimulator up = payments();
+    ActorRef<Cart.Command> again = cart("unlucky", up);
+    assertInstanceOf(Cart.OrderView.class, checkout(again, "k", "tok_visa"));
+  }
+
+  @Test
+  void aCartThatCrashesDuringAuthorizationFinishesTheSaleAfterRecovery() {
+    PaymentSimulator payments = payments();
+    ActorRef<Cart.Command> cart = cart("crash", payments);
+    hold("crash", "F1-A-10", "F1-A-11");
+    TestProbe<Cart.Reply> probe = testKit.createTestProbe();
+    cart.tell(new Cart.Checkout("k", "tok_slow", probe.getRef()));
+    awaitAuthorizations(payments, 1);
+    testKit.stop(cart);
+
+    ActorRef<Cart.Command> again = cart("crash", payments);
+    probe.awaitAssert(Duration.ofSeconds(10), () -> {
+      assertEquals(List.of(PaymentSimulator.Status.CAPTURED), statuses(payments));
+      return null;
+    });
+    Cart.OrderView order = assertInstanceOf(Cart.OrderView.class, checkout(again, "k", "tok_slow"));
+    assertEquals(2, order.tickets().size());
+    TestProbe<EventInventory.Reply> inv = testKit.createTestProbe();
+    inventories.get(eventId).tell(new EventInventory.GetStats(inv.getRef()));
+    assertEquals(2, inv.expectMessageClass(EventInventory.Stats.class).sold());
+  }
+
+  @Test
+  void aCartThatCrashesAndComesBackAfterTheDeadlineVoidsWhatItStarted() {
+    PaymentSimulator payments = payments();
+    ActorRef<Cart.Command> cart = cart("crash-late", payments);
+    hold("crash-late", "F1-B-10");
+    TestProbe<Cart.Reply> probe = testKit.createTestProbe();
+    cart.tell(new Cart.Checkout("k", "tok_slow", probe.getRef()));
+    awaitAuthorizations(payments, 1);
+    testKit.stop(cart);
+    clock.advance(Duration.ofMinutes(10));
+
+    ActorRef<Cart.Command> again = cart("crash-late", payments);
+    probe.awaitAssert(Duration.ofSeconds(10), () -> {
+      assertEquals(List.of(PaymentSimulator.Status.VOIDED), statuses(payments));
+      return null;
+    });
+    assertEquals("hold_expired", ((Cart.Rejected) checkout(again, "k", "tok_slow")).code());
+  }
+
+  @Test
+  void aSecondCheckoutWithAnotherKeyIsRefusedWhileOneRuns() {
+    PaymentSimulator payments = payments();
+    ActorRef<Cart.Command> cart = cart("busy", payments);
+    hold("busy", "F1-C-10");
+    TestProbe<Cart.Reply> first = testKit.createTestProbe();
+    cart.tell(new Cart.Checkout("k", "tok_slow", first.getRef()));
+    // The authorization is under way: the first checkout is running.
+    awaitAuthorizations(payments, 1);
+    TestProbe<Cart.Reply> probe = testKit.createTestProbe();
+    cart.tell(new Cart.Checkout("other", "tok_visa", probe.getRef()));
+    assertEquals("checkout_in_progress", probe.expectMessageClass(Cart.Rejected.class).code());
+    assertNotNull(first.expectMessageClass(Cart.OrderView.class, Duration.ofSeconds(5)));
+    assertEquals(1, payments.ledger().size(), "the refused checkout asked for no money");
+  }
+
+  private static void awaitAuthorizations(PaymentSimulator payments, int n) {
+    await(n + " authorizations asked for").atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(10))
+        .until(() -> payments.ledger().size() >= n);
+  }
+
+  private static List<PaymentSimulator.Status> statuses(PaymentSimulator payments) {
+    return payments.ledger().values().stream().map(PaymentSimulator.Entry::status).toList();
+  }
+}
