@@ -179,7 +179,7 @@ public final class Cart extends EventSourcedBehaviorWithEnforcedReplies<Cart.Com
 
   @Override
   public java.util.Set<String> tagsFor(Event event) {
-    return java.util.Set.of(CheckoutRecovery.TAG);
+    return java.util.Set.of(CheckoutRecovery.tagFor(entityId(eventId, accountId)));
   }
 
   @Override
