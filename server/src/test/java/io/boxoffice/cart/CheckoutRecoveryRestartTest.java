@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.boxoffice.common.ReadSide;
 import io.boxoffice.inventory.EventInventory.SeatPrice;
+import io.boxoffice.support.HandledEnvelopes;
 import io.boxoffice.support.JournalWriter;
 import io.boxoffice.support.ScratchDatabase;
 import java.sql.Connection;
@@ -23,11 +24,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.actor.typed.RecipientRef;
-import org.apache.pekko.projection.HandlerRecoveryStrategy;
 import org.apache.pekko.projection.ProjectionBehavior;
-import org.apache.pekko.projection.ProjectionId;
-import org.apache.pekko.projection.StatusObserver;
-import org.apache.pekko.projection.eventsourced.EventEnvelope;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -95,7 +92,7 @@ class CheckoutRecoveryRestartTest {
   private static void startProjections(ActorTestKit kit, ReadSide readSide, List<String> handled) {
     for (String tag : CheckoutRecovery.TAGS) {
       kit.spawn(ProjectionBehavior.create(CheckoutRecovery.projection(kit.system(), readSide, tag)
-          .withStatusObserver(new Noting<>(handled))));
+          .withStatusObserver(new HandledEnvelopes<>(handled))));
     }
   }
 
@@ -117,27 +114,5 @@ class CheckoutRecoveryRestartTest {
       while (rs.next()) orders.add(rs.getString(1));
     }
     return orders;
-  }
-
-  /** Notes {@code persistenceId#sequenceNr} of every envelope the projection's handler has processed. */
-  static final class Noting<E> extends StatusObserver<EventEnvelope<E>> {
-    private final List<String> handled;
-
-    Noting(List<String> handled) {
-      this.handled = handled;
-    }
-
-    @Override public void started(ProjectionId id) {}
-    @Override public void failed(ProjectionId id, Throwable cause) {}
-    @Override public void stopped(ProjectionId id) {}
-    @Override public void beforeProcess(ProjectionId id, EventEnvelope<E> envelope) {}
-
-    @Override
-    public void afterProcess(ProjectionId id, EventEnvelope<E> envelope) {
-      handled.add(envelope.persistenceId() + "#" + envelope.sequenceNr());
-    }
-
-    @Override public void offsetProgress(ProjectionId id, EventEnvelope<E> envelope) {}
-    @Override public void error(ProjectionId id, EventEnvelope<E> envelope, Throwable cause, HandlerRecoveryStrategy recovery) {}
   }
 }

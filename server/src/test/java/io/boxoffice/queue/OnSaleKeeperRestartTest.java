@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.boxoffice.common.ReadSide;
+import io.boxoffice.support.HandledEnvelopes;
 import io.boxoffice.support.JournalWriter;
 import io.boxoffice.support.ScratchDatabase;
 import java.sql.Connection;
@@ -25,11 +26,7 @@ import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.RecipientRef;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
-import org.apache.pekko.projection.HandlerRecoveryStrategy;
 import org.apache.pekko.projection.ProjectionBehavior;
-import org.apache.pekko.projection.ProjectionId;
-import org.apache.pekko.projection.StatusObserver;
-import org.apache.pekko.projection.eventsourced.EventEnvelope;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -107,7 +104,7 @@ class OnSaleKeeperRestartTest {
   private static void startProjections(ActorTestKit kit, ReadSide readSide, List<String> handled) {
     for (String tag : OnSaleKeeper.TAGS) {
       kit.spawn(ProjectionBehavior.create(OnSaleKeeper.projection(kit.system(), readSide, tag)
-          .withStatusObserver(new Noting(handled))));
+          .withStatusObserver(new HandledEnvelopes<>(handled))));
     }
   }
 
@@ -127,27 +124,5 @@ class OnSaleKeeperRestartTest {
       while (rs.next()) rows.add(rs.getString(1) + ":" + rs.getString(2));
     }
     return rows;
-  }
-
-  /** Notes {@code persistenceId#sequenceNr} of every envelope the projection's handler has processed. */
-  private static final class Noting extends StatusObserver<EventEnvelope<Object>> {
-    private final List<String> handled;
-
-    Noting(List<String> handled) {
-      this.handled = handled;
-    }
-
-    @Override public void started(ProjectionId id) {}
-    @Override public void failed(ProjectionId id, Throwable cause) {}
-    @Override public void stopped(ProjectionId id) {}
-    @Override public void beforeProcess(ProjectionId id, EventEnvelope<Object> envelope) {}
-
-    @Override
-    public void afterProcess(ProjectionId id, EventEnvelope<Object> envelope) {
-      handled.add(envelope.persistenceId() + "#" + envelope.sequenceNr());
-    }
-
-    @Override public void offsetProgress(ProjectionId id, EventEnvelope<Object> envelope) {}
-    @Override public void error(ProjectionId id, EventEnvelope<Object> envelope, Throwable cause, HandlerRecoveryStrategy recovery) {}
   }
 }
