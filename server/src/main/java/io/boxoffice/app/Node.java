@@ -157,7 +157,8 @@ public final class Node {
       // still admits until its window ends, within the per-account cap).
       Cart.init(system, new CartSettings(clock, payments, barcodes, refs.inventories(), refs.wallets(), askTimeout,
           Duration.ofMillis(500), Duration.ofSeconds(5),
-          (eventId, accountId) -> refs.places().apply(QueuePlace.entityId(eventId, accountId)).tell(new QueuePlace.Bought())));
+          (eventId, accountId) -> refs.places().apply(QueuePlace.entityId(eventId, accountId)).tell(new QueuePlace.Bought()))
+          .withHoldTimer(bo.getDuration("cart.hold-recheck"), metrics));
       // Journal write times are wall-clock times, so the sweep measures staleness on the wall clock.
       CheckoutRecovery.init(system, readSide, Clock.systemUTC(), bo.getDuration("checkout-recovery.interval"),
           bo.getDuration("checkout-recovery.stalled-after"), refs.carts());

@@ -8,6 +8,7 @@ import io.boxoffice.cart.domain.CheckoutSaga;
 import io.boxoffice.cart.domain.Checkouts;
 import io.boxoffice.cart.domain.Decision;
 import io.boxoffice.cart.domain.Failure;
+import io.boxoffice.cart.domain.HoldTimer;
 import io.boxoffice.cart.domain.InventoryAnswer;
 import io.boxoffice.cart.domain.Order;
 import io.boxoffice.cart.domain.PaymentAnswer;
@@ -19,10 +20,13 @@ import io.boxoffice.inventory.EventInventory.SeatPrice;
 import io.boxoffice.payment.PaymentGateway;
 import io.boxoffice.tickets.Ticket;
 import io.boxoffice.tickets.TicketWallet;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.Behavior;
@@ -50,6 +54,12 @@ import org.apache.pekko.persistence.typed.javadsl.SignalHandler;
  * decides, carries out its actions (payment calls, inventory and wallet asks, retries) and
  * replies. A retried checkout with the same Idempotency-Key returns the same order; after a
  * crash the cart resumes the step it had reached and finishes or voids what it started.
+ *
+ * <p>The cart also keeps the fan's hold timer ({@link HoldTimer}): the edge tells it of each hold
+ * after answering the fan, and when a deadline passes the cart asks the inventory to release
+ * exactly those seats if they are still this fan's and expired. Nothing of it is persisted: on
+ * start the cart asks the inventory for the fan's holds. Lazy expiry at the inventory stays the
+ * guarantee; the timer makes expiry prompt and lets the cart say when the fan's hold ran out.
  */
 public final class Cart extends EventSourcedBehaviorWithEnforcedReplies<Cart.Command, Cart.Event, Cart.State> {
 
@@ -89,6 +99,28 @@ public final class Cart extends EventSourcedBehaviorWithEnforcedReplies<Cart.Com
   /** Internal: the wallet filed an order's tickets, or did not answer. */
   record WalletFiled(String orderId, boolean ok) implements Command {}
 
+  /** From the edge, after it answered the fan: the fan holds these seats until {@code until} (epoch ms). No reply. */
+  public record HoldPlaced(List<String> seatIds, long until) implements Command {}
+
+  /** From the edge, after a release: the fan gave these seats back itself. No reply. */
+  public record HoldGivenUp(List<String> seatIds) implements Command {}
+
+  /** Replies {@link Expiry}. */
+  public record GetExpiry(ActorRef<Reply> replyTo) implements Command {}
+
+  /** Internal: the hold timer fired. */
+  record ExpiryDue() implements Command {}
+
+  /**
+   * Internal: the inventory's answer to the release of the due seats ({@code answered} false:
+   * none), with the fan's live holds after it.
+   */
+  record ExpiryAnswered(List<String> dueSeats, long dueDeadline, boolean answered, List<String> released,
+                        List<String> gone, List<String> live, long liveUntil) implements Command {}
+
+  /** Internal: the fan's live holds as the inventory listed them when the cart started. */
+  record LiveHolds(List<String> seats, long until) implements Command {}
+
   /** Carry every unfinished checkout one step on (a retry, or a wake-up by {@link CheckoutRecovery}). */
   public record Resume() implements Command {}
 
@@ -97,6 +129,9 @@ public final class Cart extends EventSourcedBehaviorWithEnforcedReplies<Cart.Com
   /** An order as the fan sees it: {@code status} paid or pending. */
   public record OrderView(String orderId, String eventId, String status, long amountCents, List<Ticket> tickets)
       implements Reply {}
+
+  /** When the fan's last hold ran out with nothing held since (epoch ms), 0 when that is not so. */
+  public record Expiry(long expiredAt) implements Reply {}
 
   /** A refusal with the contract's error code; {@code seatIds} names seats where it helps. */
   public record Rejected(String code, String message, List<String> seatIds) implements Reply {}
@@ -154,6 +189,10 @@ public final class Cart extends EventSourcedBehaviorWithEnforcedReplies<Cart.Com
   /** The fans waiting for each order's answer; not stored: after a crash they ask again. */
   private final Map<String, List<ActorRef<Reply>>> waiting = new HashMap<>();
   private Backoff backoff;
+  private final HoldTimer holdTimer = new HoldTimer();
+  /** A release of due seats is asked and not answered yet. */
+  private boolean checkingExpiry;
+  private int expiryUnanswered;
 
   private Cart(ActorContext<Command> context, TimerScheduler<Command> timers, PersistenceId id,
                String eventId, String accountId, CartSettings settings) {
@@ -185,7 +224,10 @@ public final class Cart extends EventSourcedBehaviorWithEnforcedReplies<Cart.Com
   @Override
   public SignalHandler<State> signalHandler() {
     return newSignalHandlerBuilder()
-        .onSignal(RecoveryCompleted.instance(), state -> carryOut(saga.resume(state.checkouts()).actions(), null))
+        .onSignal(RecoveryCompleted.instance(), state -> {
+          carryOut(saga.resume(state.checkouts()).actions(), null);
+          lookUpLiveHolds();
+        })
         .build();
   }
 
@@ -205,7 +247,96 @@ public final class Cart extends EventSourcedBehaviorWithEnforcedReplies<Cart.Com
         .onCommand(VoidDone.class, (state, v) -> follow(saga.voidDone(state.checkouts(), v.orderId(), v.ok()), null))
         .onCommand(WalletFiled.class, (state, w) -> follow(saga.walletFiled(state.checkouts(), w.orderId(), w.ok()), null))
         .onCommand(Resume.class, (state, r) -> follow(saga.resume(state.checkouts()), null))
+        .onCommand(HoldPlaced.class, (state, h) -> {
+          holdTimer.held(h.seatIds(), h.until());
+          armHoldTimer(Duration.ZERO);
+          return Effect().noReply();
+        })
+        .onCommand(HoldGivenUp.class, (state, g) -> {
+          holdTimer.givenUp(g.seatIds());
+          armHoldTimer(Duration.ZERO);
+          return Effect().noReply();
+        })
+        .onCommand(LiveHolds.class, (state, l) -> {
+          holdTimer.live(l.seats(), l.until());
+          armHoldTimer(Duration.ZERO);
+          return Effect().noReply();
+        })
+        .onCommand(GetExpiry.class, (state, g) -> Effect().reply(g.replyTo(), new Expiry(holdTimer.expiredAt())))
+        .onCommand(ExpiryDue.class, (state, d) -> {
+          releaseDueHolds();
+          return Effect().noReply();
+        })
+        .onCommand(ExpiryAnswered.class, (state, a) -> {
+          onExpiryAnswered(a);
+          return Effect().noReply();
+        })
         .build();
+  }
+
+  // ---- the hold timer: in memory, rules in HoldTimer ---------------------------------------
+
+  private static final String HOLD_TIMER = "hold-expiry";
+  /** Unanswered releases in a row after which the cart stops watching (lazy expiry still frees the seats). */
+  private static final int MAX_EXPIRY_UNANSWERED = 3;
+
+  /** Wakes at the earliest deadline known, not before {@code floor}, and after the recheck interval at the latest. */
+  private void armHoldTimer(Duration floor) {
+    if (checkingExpiry) return;
+    OptionalLong next = holdTimer.next();
+    if (next.isEmpty()) {
+      timers.cancel(HOLD_TIMER);
+      return;
+    }
+    long wait = Math.max(floor.toMillis(), next.getAsLong() - settings.clock().millis());
+    wait = Math.max(0, Math.min(wait, settings.holdRecheck().toMillis()));
+    timers.startSingleTimer(HOLD_TIMER, new ExpiryDue(), Duration.ofMillis(wait));
+  }
+
+  private void releaseDueHolds() {
+    if (checkingExpiry) return;
+    Optional<HoldTimer.Due> due = holdTimer.due(settings.clock().millis());
+    if (due.isEmpty()) {
+      armHoldTimer(Duration.ZERO);
+      return;
+    }
+    checkingExpiry = true;
+    HoldTimer.Due d = due.get();
+    context.ask(EventInventory.Reply.class, settings.inventories().apply(eventId), settings.askTimeout(),
+        ref -> new EventInventory.ReleaseExpired(accountId, d.seats(), d.deadline(), ref),
+        (reply, error) -> reply instanceof EventInventory.ExpiryChecked c
+            ? new ExpiryAnswered(d.seats(), d.deadline(), true, c.released(), c.gone(), seatIdsOf(c.holds()),
+                c.holds().holdExpiresAt())
+            : new ExpiryAnswered(d.seats(), d.deadline(), false, List.of(), List.of(), List.of(), 0));
+  }
+
+  private void onExpiryAnswered(ExpiryAnswered a) {
+    checkingExpiry = false;
+    if (!a.answered()) {
+      if (++expiryUnanswered >= MAX_EXPIRY_UNANSWERED) {
+        holdTimer.forget();
+        expiryUnanswered = 0;
+      }
+      armHoldTimer(settings.retryMax());
+      return;
+    }
+    expiryUnanswered = 0;
+    if (!a.released().isEmpty()) settings.metrics().seatsReleasedByTimer(eventId, a.released().size());
+    holdTimer.checked(new HoldTimer.Due(a.dueSeats(), a.dueDeadline()), a.released(), a.gone(), a.live(), a.liveUntil());
+    // Not at once again: seats still live past their deadline mean the event's clock is behind ours.
+    armHoldTimer(settings.retryMin());
+  }
+
+  private void lookUpLiveHolds() {
+    context.ask(EventInventory.Reply.class, settings.inventories().apply(eventId), settings.askTimeout(),
+        ref -> new EventInventory.GetHolds(accountId, ref),
+        (reply, error) -> reply instanceof EventInventory.Holds h
+            ? new LiveHolds(seatIdsOf(h), h.holdExpiresAt())
+            : new LiveHolds(List.of(), 0));
+  }
+
+  private static List<String> seatIdsOf(EventInventory.Holds holds) {
+    return holds.seats().stream().map(SeatPrice::seatId).toList();
   }
 
   /** Stores the decision's events, then carries out its actions and replies to {@code asker} if an answer is due. */

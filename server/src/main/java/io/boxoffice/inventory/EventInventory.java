@@ -105,6 +105,15 @@ public final class EventInventory
   /** Gives back the account's holds on these seats (all of them when null); replies {@link Released}. */
   public record Release(String account, List<String> seatIds, ActorRef<Reply> replyTo) implements SeatChange {}
 
+  /**
+   * The cart's timer: gives back the account's holds on these seats whose deadline is at or
+   * before {@code deadline} and has passed by the event's clock (never a hold extended or made
+   * again since, never a sold seat), decided ahead of the batch's lazy expiry and written with
+   * it; replies {@link ExpiryChecked}.
+   */
+  public record ReleaseExpired(String account, List<String> seatIds, long deadline, ActorRef<Reply> replyTo)
+      implements SeatChange {}
+
   /** Turns the account's live holds on these seats into a sale; replies {@link Confirmed} or {@link Rejected} {@code hold_expired}. */
   public record Confirm(String account, String orderId, List<String> seatIds, ActorRef<Reply> replyTo) implements SeatChange {}
 
@@ -145,6 +154,13 @@ public final class EventInventory
   public record Released(List<String> seatIds) implements Reply {}
 
   public record Confirmed(String orderId, List<SeatPrice> seats) implements Reply {}
+  /**
+   * The answer to {@link ReleaseExpired}: {@code released} now by it, {@code gone} the named seats
+   * the account no longer held nor bought (lapsed in an earlier batch, released, or taken since),
+   * and {@code holds} the account's live holds after it.
+   */
+  public record ExpiryChecked(List<String> released, List<String> gone, Holds holds) implements Reply {}
+
 
   public record Admitted(String seatId) implements Reply {}
 
@@ -508,10 +524,27 @@ public final class EventInventory
     long credit = takeFaultCredit(now);
     long faultMillis = credit > 0 && book.hasLiveHolds(now - credit) ? credit : 0;
     if (faultMillis > 0) book.extendHolds(now - faultMillis, faultMillis);
-    book.expireUpTo(now);
     List<Decision> decisions = new ArrayList<>();
     List<Runnable> replies = new ArrayList<>(batch.size());
+    // The carts' timers first: lazy expiry below would free the same seats without saying whose
+    // they were. Replay frees them by expiry and finds these releases already done: same book.
     for (SeatChange command : batch) {
+      if (!(command instanceof ReleaseExpired r)) continue;
+      SeatBook.Outcome outcome = book.releaseExpired(r.account(), r.seatIds(), r.deadline(), now);
+      List<String> released = List.of();
+      if (outcome instanceof SeatBook.Accepted accepted) {
+        state.apply(accepted.decision());
+        decisions.add(accepted.decision());
+        released = seatIds(book, ((Decision.Released) accepted.decision()).seats());
+      }
+      List<String> gone = new ArrayList<>(book.notHeldBy(r.account(), r.seatIds()));
+      gone.removeAll(released);
+      Reply reply = new ExpiryChecked(released, List.copyOf(gone), holdsOf(book, r.account(), now, 0));
+      replies.add(() -> r.replyTo().tell(reply));
+    }
+    book.expireUpTo(now);
+    for (SeatChange command : batch) {
+      if (command instanceof ReleaseExpired) continue;
       Decision.Held earlier = command instanceof Hold h ? state.recentHolds.find(h.account(), h.requestId()) : null;
       if (earlier != null) {
         Reply again = heldAgain(book, earlier, now);
