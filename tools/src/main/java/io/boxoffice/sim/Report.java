@@ -124,6 +124,7 @@ final class Report {
     d.put("latencyMillis", latencyTotals(traffic.latency()));
     d.put("latencyBeforeTheSaleMillis", latencyTotals(prepare.latency()));
     d.put("answers", traffic.answers());
+    d.put("unansweredCalls", unanswered(traffic.answers()));
     d.put("answersBeforeTheSale", prepare.answers());
     d.put("refusalsByDefense", refusalsByDefense(traffic.answers()));
     d.put("outcomes", sale.observed.outcomes());
@@ -183,6 +184,12 @@ final class Report {
     return out;
   }
 
+  /** Calls that got no answer at all (refused connection, or none within the call timeout). */
+  static long unanswered(Map<String, Map<String, Long>> answers) {
+    return answers.values().stream().flatMap(m -> m.entrySet().stream())
+        .filter(e -> e.getKey().equals("timed out") || e.getKey().equals("no answer")).mapToLong(Map.Entry::getValue).sum();
+  }
+
   /** Which defense an error code stands for. */
   static String defense(String code) {
     return switch (code) {
@@ -190,7 +197,8 @@ final class Report {
       case "not_admitted" -> "shop admission (a queue token whose turn came)";
       case "bad_token" -> "queue token bound to account and network";
       case "limit_exceeded" -> "seats per account cap";
-      case "overloaded", "unavailable" -> "bulkhead and shedding";
+      case "overloaded" -> "bulkhead and shedding";
+      case "unavailable" -> "an entity did not answer in time (ask timeout)";
       case "not_open" -> "lobby not open yet";
       case "bad_pow" -> "proof of work";
       case "bad_code" -> "presale code";
@@ -349,8 +357,8 @@ final class Report {
     line(b, "refusals: %s", byDefense);
     line(b, "outcomes: %s", sale.observed.outcomes());
     line(b, "before the sale (sign-up, not gated): %s", prepare.answers());
-    line(b, "safety: 5xx %,d | oversold %,d | sold twice %,d | confirmed but not counted %,d | breaches %s",
-        safety.fiveXx(), safety.oversold(), safety.soldTwice(), safety.confirmedNotCounted(), sale.observed.breaches());
+    line(b, "safety: 5xx %,d | unanswered calls %,d | oversold %,d | sold twice %,d | confirmed but not counted %,d | breaches %s",
+        safety.fiveXx(), unanswered(traffic.answers()), safety.oversold(), safety.soldTwice(), safety.confirmedNotCounted(), sale.observed.breaches());
     line(b, "gate:");
     for (Gate.Check c : checks) line(b, "  [%s] %s: %s", c.passed() ? "ok" : "BROKEN", c.name(), c.value());
     return b.toString();
