@@ -132,6 +132,7 @@ final class Report {
     d.put("placesChanged", sale.observed.placesChanged.sum());
     d.put("timeline", timelineSeries());
     d.put("latencyOverTime", latencyOverTime());
+    d.put("latencyBucketSeconds", traffic.bucketMillis() / 1000.0);
     d.put("placeVsArrival", scatter());
     d.put("etaSamples", etaSamples.stream().limit(5000).map(s -> List.of(s.shownSeconds(), s.hadSeconds())).toList());
     d.put("shares", shares());
@@ -297,15 +298,29 @@ final class Report {
     return new LinkedHashMap<>(series);
   }
 
-  /** Bots' and humans' shares (percent) of accounts, the lobby, the first K places and the tickets. */
+  /**
+   * Bots' share (percent) of accounts, the lobby, the first K places and the tickets, with the
+   * gate's limit; and what became of bot and human accounts (percent of each kind that joined).
+   */
   private Map<String, Object> shares() {
     Map<String, Object> s = new LinkedHashMap<>();
     s.put("categories", List.of("accounts that joined", "lobby accounts", "first " + fairness.firstK() + " places", "tickets sold"));
-    List<Double> bots = List.of(pct(fairness.botAccountShare()), pct(fairness.botLobbyShare()), pct(fairness.botShareFirstK()),
-        pct(fairness.botShareTickets()));
-    s.put("bots", bots);
-    s.put("humans", bots.stream().map(b -> Double.isNaN(b) ? Double.NaN : 100 - b).toList());
+    s.put("bots", List.of(pct(fairness.botAccountShare()), pct(fairness.botLobbyShare()), pct(fairness.botShareFirstK()),
+        pct(fairness.botShareTickets())));
+    s.put("limit", pct(fairness.botAccountShare() + scenario.gate().botShareMarginPoints() / 100));
+    s.put("outcomeCategories", List.of("a place in the first " + fairness.firstK(), "admitted (a tab)", "bought"));
+    s.put("botOutcomes", outcomes(true));
+    s.put("humanOutcomes", outcomes(false));
     return s;
+  }
+
+  private List<Double> outcomes(boolean bots) {
+    List<Account> joined = crowd.accounts.stream().filter(a -> a.joins && a.bot == bots && a.firstJoinAt > 0).toList();
+    long front = joined.stream().filter(a -> a.places.stream().anyMatch(p -> p <= fairness.firstK())).count();
+    long admitted = joined.stream().filter(a -> a.tabs.stream().anyMatch(t -> t.admitted.get())).count();
+    long bought = joined.stream().filter(a -> a.seatsBought.get() > 0).count();
+    return List.of(pct(Measures.share(front, joined.size())), pct(Measures.share(admitted, joined.size())),
+        pct(Measures.share(bought, joined.size())));
   }
 
   private static double pct(double share) {

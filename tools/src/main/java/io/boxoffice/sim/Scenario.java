@@ -38,7 +38,8 @@ record Scenario(String name, String description, long seed, NodeSpec node, Event
 
   record GateSpec(double botShareMarginPoints, double maxAbsSpearman) {}
 
-  record RunSpec(Duration maxAfterStart, Duration afterSoldOut, int inFlight, int prepareInFlight, Duration callTimeout) {}
+  record RunSpec(Duration maxAfterStart, Duration afterSoldOut, int inFlight, int prepareInFlight, Duration callTimeout,
+                 int warmUpJoins) {}
 
   /** The scenario in {@code file}, or the one named so under {@code sim/scenarios/}. */
   static Scenario load(Path file) {
@@ -75,7 +76,7 @@ record Scenario(String name, String description, long seed, NodeSpec node, Event
         new MeasureSpec(c.getInt("measure.first-k"), c.getDuration("measure.bucket")),
         new GateSpec(c.getDouble("gate.bot-share-margin-points"), c.getDouble("gate.max-abs-spearman")),
         new RunSpec(c.getDuration("run.max-after-start"), c.getDuration("run.after-sold-out"), c.getInt("run.in-flight"),
-            c.getInt("run.prepare-in-flight"), c.getDuration("run.call-timeout")));
+            c.getInt("run.prepare-in-flight"), c.getDuration("run.call-timeout"), c.getInt("run.warm-up-joins")));
     s.check();
     return s;
   }

@@ -203,6 +203,7 @@ public final class Simulator {
         scheduler);
     long prepared = signUpAndIn(crowd, prepare);
     say("crowd signed in after " + seconds(System.currentTimeMillis() - began) + " (" + prepared + " tabs without a session)");
+    warmUp(crowd, admin, prepare);
 
     long lobbyOpensAt = System.currentTimeMillis() + scenario.onsale().lobbyOpensIn().toMillis();
     long startsAt = lobbyOpensAt + scenario.onsale().lobby().toMillis();
@@ -271,6 +272,35 @@ public final class Simulator {
       }
     }
     return crowd.accounts.stream().flatMap(a -> a.tabs.stream()).filter(tab -> tab.identity == null).count();
+  }
+
+  /**
+   * A small event whose lobby opens now: the first humans join it and read their status (at the
+   * set-up's pace), so that the queue's shards and code paths are warm when the sale's lobby opens.
+   */
+  private void warmUp(Crowd crowd, Admin admin, Traffic t) throws InterruptedException {
+    int joins = Math.min(scenario.run().warmUpJoins(), crowd.humans.size());
+    if (joins <= 0) return;
+    long began = System.currentTimeMillis();
+    String warm = eventId + "-w";
+    admin.createVenueAndEvent(new Admin.EventSpec(warm, "v-" + warm, "Warm-up", 10, 30, 0, 2));
+    admin.scheduleOnSale(warm, new Admin.OnSale(Instant.ofEpochMilli(began), Instant.ofEpochMilli(began + 3_600_000L), 60, 10,
+        false, 0));
+    List<CompletableFuture<?>> all = new ArrayList<>();
+    for (Human h : crowd.humans.subList(0, joins)) {
+      Tab tab = h.tab;
+      Map<String, String> headers = Tab.headersOf(warm, tab.identity, null, tab.forwardedFor);
+      all.add(t.call("warm-up join", tab, "POST", "/api/events/" + warm + "/queue", "{}", headers).thenCompose(r -> {
+        Map<String, String> withToken = Tab.headersOf(warm, tab.identity, r.setCookie("bo_q_" + warm).orElse(null), tab.forwardedFor);
+        return t.call("warm-up status", tab, "GET", "/api/events/" + warm + "/queue/status", null, withToken);
+      }));
+    }
+    try {
+      CompletableFuture.allOf(all.toArray(CompletableFuture[]::new)).get(3, TimeUnit.MINUTES);
+    } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+      say("the warm-up did not finish: " + e);
+    }
+    say("warm-up: " + joins + " joins to another event's lobby in " + seconds(System.currentTimeMillis() - began));
   }
 
   /** Every human and every bot tab arrives at its time (tabs of a bot within 50 ms of each other). */
