@@ -16,13 +16,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Plain HTTP to boxoffice nodes, as a storefront would talk to them: one call to one node
@@ -83,7 +80,7 @@ public final class Storefront {
 
   private final HttpClient client;
   private final List<String> bases;
-  private final Map<String, Map<Integer, LongAdder>> answers = new ConcurrentHashMap<>();
+  private final Counts<Integer> answers = new Counts<>();
 
   /** The nodes at 127.0.0.1 on these HTTP ports. */
   public Storefront(int[] ports) {
@@ -129,8 +126,7 @@ public final class Storefront {
     return client.sendAsync(b.build(), HttpResponse.BodyHandlers.ofString())
         .handle((r, error) -> {
           Reply reply = error == null ? new Reply(r.statusCode(), r.body(), r.headers(), node) : failed(error, node);
-          answers.computeIfAbsent(call, k -> new ConcurrentHashMap<>()).computeIfAbsent(reply.status(), k -> new LongAdder())
-              .increment();
+          answers.increment(call, reply.status());
           return reply;
         });
   }
@@ -186,13 +182,7 @@ public final class Storefront {
 
   /** Answers so far: call -> status -> count (negative statuses: no answer, timed out). */
   public Map<String, Map<Integer, Long>> answers() {
-    Map<String, Map<Integer, Long>> out = new TreeMap<>();
-    answers.forEach((call, byStatus) -> {
-      Map<Integer, Long> m = new TreeMap<>();
-      byStatus.forEach((status, n) -> m.put(status, n.sum()));
-      out.put(call, m);
-    });
-    return out;
+    return answers.snapshot();
   }
 
   public static void sleep(long millis) {

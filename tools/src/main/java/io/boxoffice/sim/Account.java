@@ -29,9 +29,10 @@ final class Account {
   /** Whether it joins the queue at all (an accomplice only lends its identity). */
   final boolean joins;
 
-  Account(int id, boolean bot, int operator, String email, boolean joins) {
+  /** A human's account ({@code operator} -1) or a bot operator's. */
+  Account(int id, int operator, String email, boolean joins) {
     this.id = id;
-    this.bot = bot;
+    this.bot = operator >= 0;
     this.operator = operator;
     this.email = email;
     this.joins = joins;

@@ -22,7 +22,7 @@ final class Crowd {
     Scenario.HumanSpec h = s.humans();
     for (int i = 0; i < h.count(); i++) {
       SplittableRandom r = humanRandom.split();
-      Account a = new Account(c.accounts.size(), false, -1, "sim-" + runTag + "-h" + i + "@sim.example.com", true);
+      Account a = new Account(c.accounts.size(), -1, "sim-" + runTag + "-h" + i + "@sim.example.com", true);
       // Each person on a network (/24) of their own: rate limits per network are not what a crowd trips over.
       Tab tab = new Tab(a, 0, (10 + i / 65536) + "." + (i / 256 % 256) + "." + (i % 256) + ".7");
       a.tabs.add(tab);
@@ -56,7 +56,7 @@ final class Crowd {
         op.arrivalOffsetMillis = op.shape.earliest ? -lobbyMillis - 1000 : -lobbyMillis + (long) (r.nextDouble() * lobbyMillis);
         for (int n = 0; n < op.shape.accounts + op.shape.accomplices; n++) {
           boolean accomplice = n >= op.shape.accounts;
-          Account a = new Account(c.accounts.size(), true, op.id, "sim-" + runTag + "-b" + op.id + "-" + n + "@sim.example.com",
+          Account a = new Account(c.accounts.size(), op.id, "sim-" + runTag + "-b" + op.id + "-" + n + "@sim.example.com",
               !accomplice);
           String network = op.shape.networkPerAccount
               ? "100." + (64 + spread / 256 % 64) + "." + (spread++ % 256) + ".9" : op.network(n);

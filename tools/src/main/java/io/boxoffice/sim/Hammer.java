@@ -7,16 +7,13 @@ import java.util.Map;
  * joined until it is admitted, instead of following the page's pace; a status that says
  * "admitted" is taken at once.
  */
-final class Hammer implements BotStrategy {
-  static final String NAME = "hammer";
-
-  @Override
-  public String name() {
-    return NAME;
+final class Hammer extends BotStrategy {
+  Hammer() {
+    super("hammer");
   }
 
   @Override
-  public void joined(BotOperator operator, Sale sale, Tab tab) {
+  void joined(BotOperator operator, Sale sale, Tab tab) {
     hammer(sale, tab, operator.group.hammerEvery().toMillis(), 0);
   }
 

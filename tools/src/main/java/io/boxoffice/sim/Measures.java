@@ -108,18 +108,25 @@ final class Measures {
     return rank;
   }
 
+  /** Pearson's r from the sums of one pass (ranks are small whole numbers: no precision lost). */
   private static double pearson(double[] x, double[] y) {
-    double mx = Arrays.stream(x).average().orElse(0);
-    double my = Arrays.stream(y).average().orElse(0);
-    double sxy = 0;
-    double sxx = 0;
-    double syy = 0;
+    double n = x.length;
+    double sumX = 0;
+    double sumY = 0;
+    double sumXx = 0;
+    double sumYy = 0;
+    double sumXy = 0;
     for (int i = 0; i < x.length; i++) {
-      sxy += (x[i] - mx) * (y[i] - my);
-      sxx += (x[i] - mx) * (x[i] - mx);
-      syy += (y[i] - my) * (y[i] - my);
+      sumX += x[i];
+      sumY += y[i];
+      sumXx += x[i] * x[i];
+      sumYy += y[i] * y[i];
+      sumXy += x[i] * y[i];
     }
-    return sxx == 0 || syy == 0 ? Double.NaN : sxy / Math.sqrt(sxx * syy);
+    double covariance = sumXy - sumX * sumY / n;
+    double varianceX = sumXx - sumX * sumX / n;
+    double varianceY = sumYy - sumY * sumY / n;
+    return varianceX <= 0 || varianceY <= 0 ? Double.NaN : covariance / Math.sqrt(varianceX * varianceY);
   }
 
   /** A wait the page showed (s) and the wait the fan had from then until the line reached its place (s). */

@@ -6,17 +6,15 @@ import java.util.Map;
  * Side doors: while a tab waits, calls the shop (hold, checkout) without a queue token and with
  * a forged one, a few times. Anything but a refusal is a breach.
  */
-final class NoToken implements BotStrategy {
-  static final String NAME = "no-token";
+final class NoToken extends BotStrategy {
   private static final int TRIES = 3;
 
-  @Override
-  public String name() {
-    return NAME;
+  NoToken() {
+    super("no-token");
   }
 
   @Override
-  public void joined(BotOperator operator, Sale sale, Tab tab) {
+  void joined(BotOperator operator, Sale sale, Tab tab) {
     probe(sale, tab, 0);
   }
 

@@ -1,10 +1,9 @@
 package io.boxoffice.sim;
 
+import io.boxoffice.load.Counts;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -23,9 +22,9 @@ final class Observations {
   /** A tab shown a second, different place (a correct line never moves anyone). */
   final LongAdder placesChanged = new LongAdder();
   /** A defense that let a bot's probe through: probe -> count (must stay empty). */
-  final Map<String, LongAdder> breaches = new ConcurrentHashMap<>();
+  private final Counts<String> breaches = new Counts<>();
   /** "human"/"bot" -> outcome -> count: bought, no seats, abandoned, hold expired, ... */
-  private final Map<String, Map<String, LongAdder>> outcomes = new ConcurrentHashMap<>();
+  private final Counts<String> outcomes = new Counts<>();
 
   void sold(Account account, String orderId, List<String> seatIds) {
     sales.add(new Sale(account, orderId, List.copyOf(seatIds), System.currentTimeMillis()));
@@ -38,28 +37,19 @@ final class Observations {
   }
 
   void outcome(Account account, String what) {
-    outcomes.computeIfAbsent(account.bot ? "bot" : "human", k -> new ConcurrentHashMap<>())
-        .computeIfAbsent(what, k -> new LongAdder()).increment();
+    outcomes.increment(account.bot ? "bot" : "human", what);
   }
 
   void breach(String probe) {
-    breaches.computeIfAbsent(probe, k -> new LongAdder()).increment();
+    breaches.increment("breaches", probe);
   }
 
   Map<String, Long> breaches() {
-    Map<String, Long> out = new TreeMap<>();
-    breaches.forEach((k, n) -> out.put(k, n.sum()));
-    return out;
+    return breaches.snapshot().getOrDefault("breaches", Map.of());
   }
 
   Map<String, Map<String, Long>> outcomes() {
-    Map<String, Map<String, Long>> out = new TreeMap<>();
-    outcomes.forEach((kind, m) -> {
-      Map<String, Long> copy = new TreeMap<>();
-      m.forEach((k, n) -> copy.put(k, n.sum()));
-      out.put(kind, copy);
-    });
-    return out;
+    return outcomes.snapshot();
   }
 
   List<Sale> salesList() {

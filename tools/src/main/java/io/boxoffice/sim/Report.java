@@ -45,19 +45,21 @@ final class Report {
   private final List<Gate.Check> checks;
   private final Measures.EtaError eta;
   private final List<Measures.EtaSample> etaSamples = new ArrayList<>();
-  private final Map<String, Object> figures = new LinkedHashMap<>();
 
-  Report(Scenario scenario, String eventId, Crowd crowd, Sale sale, Timeline timeline, Traffic traffic, Traffic prepare,
-         JsonNode finalStats, long startsAt, long soldOutAt, long tookMillis) {
-    this.scenario = scenario;
-    this.eventId = eventId;
-    this.crowd = crowd;
+  /**
+   * The report of {@code sale} (its crowd, the manager's looks at it, the set-up's traffic, the
+   * event's stats at the end, when it sold out or -1, and how long the run took in all).
+   */
+  Report(Sale sale, Crowd crowd, Timeline timeline, Traffic prepare, JsonNode finalStats, long soldOutAt, long tookMillis) {
     this.sale = sale;
+    this.scenario = sale.scenario;
+    this.eventId = sale.eventId;
+    this.traffic = sale.traffic;
+    this.startsAt = sale.startsAt;
+    this.crowd = crowd;
     this.timeline = timeline;
-    this.traffic = traffic;
     this.prepare = prepare;
     this.finalStats = finalStats;
-    this.startsAt = startsAt;
     this.soldOutAt = soldOutAt;
     this.tookMillis = tookMillis;
     List<Measures.AccountView> views = crowd.accounts.stream().filter(a -> a.joins)

@@ -23,12 +23,13 @@ final class Sale {
   private volatile CompletableFuture<JsonNode> manifest;
   private volatile long manifestAt;
 
-  Sale(Scenario scenario, String eventId, Traffic traffic, long lobbyOpensAt, long startsAt) {
+  /** The sale of {@code eventId} whose lobby opens at {@code lobbyOpensAt} (epoch ms) and lasts the scenario's lobby. */
+  Sale(Scenario scenario, String eventId, Traffic traffic, long lobbyOpensAt) {
     this.scenario = scenario;
     this.eventId = eventId;
     this.traffic = traffic;
     this.lobbyOpensAt = lobbyOpensAt;
-    this.startsAt = startsAt;
+    this.startsAt = lobbyOpensAt + scenario.onsale().lobby().toMillis();
   }
 
   String path(String rest) {

@@ -7,21 +7,13 @@ import java.util.Map;
  * same network, and the same account uses it from another network. Both must be refused
  * (the token is bound to the account and the network prefix); a hold is a breach.
  */
-final class ShareToken implements BotStrategy {
-  static final String NAME = "share-token";
-
-  @Override
-  public String name() {
-    return NAME;
+final class ShareToken extends BotStrategy {
+  ShareToken() {
+    super("share-token", (shape, group) -> shape.accomplices = Math.max(shape.accomplices, 1));
   }
 
   @Override
-  public void shape(Shape shape, Scenario.BotGroup group) {
-    shape.accomplices = Math.max(shape.accomplices, 1);
-  }
-
-  @Override
-  public void admitted(BotOperator operator, Sale sale, Tab tab) {
+  void admitted(BotOperator operator, Sale sale, Tab tab) {
     String token = tab.queueToken;
     if (token == null || operator.accomplices.isEmpty()) return;
     Tab accomplice = operator.accomplices.get(0).tabs.get(0);

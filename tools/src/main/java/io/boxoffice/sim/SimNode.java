@@ -36,8 +36,8 @@ final class SimNode implements AutoCloseable {
   final Path log;
   private final Process process;
 
-  private SimNode(String baseUrl, String adminToken, Path log, Process process) {
-    this.baseUrl = baseUrl;
+  private SimNode(int httpPort, String adminToken, Path log, Process process) {
+    this.baseUrl = "http://127.0.0.1:" + httpPort;
     this.adminToken = adminToken;
     this.log = log;
     this.process = process;
@@ -69,7 +69,7 @@ final class SimNode implements AutoCloseable {
     env.remove("BOXOFFICE_SEED_NODES");
     Process p = pb.start();
     p.getOutputStream().close();
-    SimNode node = new SimNode("http://127.0.0.1:" + http, adminToken, log, p);
+    SimNode node = new SimNode(http, adminToken, log, p);
     Runtime.getRuntime().addShutdownHook(new Thread(node::close));
     node.awaitServing(startup);
     return node;

@@ -214,7 +214,7 @@ public final class Simulator {
     Traffic traffic = new Traffic(store, eventId, scenario.run().inFlight(), scenario.run().callTimeout(), scenario.measure().bucket(),
         scheduler);
     traffic.origin(startsAt);
-    Sale sale = new Sale(scenario, eventId, traffic, lobbyOpensAt, startsAt);
+    Sale sale = new Sale(scenario, eventId, traffic, lobbyOpensAt);
     schedule(crowd, sale);
 
     long soldOutAt = watch(sale, crowd, admin, traffic);
@@ -226,8 +226,7 @@ public final class Simulator {
     if (finalStats != null) timeline.add(System.currentTimeMillis(), finalStats, 0, 0, traffic.sent.sum());
     scheduler.shutdownNow();
 
-    Report report = new Report(scenario, eventId, crowd, sale, timeline, traffic, prepare, finalStats, startsAt, soldOutAt,
-        System.currentTimeMillis() - began);
+    Report report = new Report(sale, crowd, timeline, prepare, finalStats, soldOutAt, System.currentTimeMillis() - began);
     Result result = report.write(dir);
     System.out.print(report.summary());
     httpThreads.shutdownNow();

@@ -1,5 +1,6 @@
 package io.boxoffice.sim;
 
+import io.boxoffice.load.Counts;
 import io.boxoffice.load.Storefront;
 import java.time.Duration;
 import java.util.Map;
@@ -35,7 +36,7 @@ final class Traffic {
   private final Map<String, Histogram> latency = new ConcurrentHashMap<>();
   private final Map<String, Map<Long, Histogram>> latencyByBucket = new ConcurrentHashMap<>();
   /** phase -> "status error" -> count. */
-  private final Map<String, Map<String, LongAdder>> answers = new ConcurrentHashMap<>();
+  private final Counts<String> answers = new Counts<>();
   final LongAdder sent = new LongAdder();
   private final LongAdder fiveXx = new LongAdder();
   private final int inFlightLimit;
@@ -162,7 +163,7 @@ final class Traffic {
     }
     String key = !reply.answered() ? (reply.status() == Storefront.TIMED_OUT ? "timed out" : "no answer")
         : reply.status() < 400 ? Integer.toString(reply.status()) : reply.status() + " " + reply.error();
-    answers.computeIfAbsent(phase, p -> new ConcurrentHashMap<>()).computeIfAbsent(key, k -> new LongAdder()).increment();
+    answers.increment(phase, key);
   }
 
   /** Every phase's latency over the whole run (a copy). */
@@ -193,12 +194,6 @@ final class Traffic {
 
   /** phase -> "status error" -> count. */
   Map<String, Map<String, Long>> answers() {
-    Map<String, Map<String, Long>> out = new TreeMap<>();
-    answers.forEach((phase, byKey) -> {
-      Map<String, Long> m = new TreeMap<>();
-      byKey.forEach((k, n) -> m.put(k, n.sum()));
-      out.put(phase, m);
-    });
-    return out;
+    return answers.snapshot();
   }
 }

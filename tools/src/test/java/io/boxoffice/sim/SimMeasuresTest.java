@@ -90,8 +90,8 @@ class SimMeasuresTest {
 
   @Test
   void aSeatInTwoOrdersIsSoldTwice() {
-    Account a = new Account(0, false, -1, "a@x", true);
-    Account b = new Account(1, false, -1, "b@x", true);
+    Account a = new Account(0, -1, "a@x", true);
+    Account b = new Account(1, -1, "b@x", true);
     List<Observations.Sale> sales = List.of(new Observations.Sale(a, "o1", List.of("A-1-1", "A-1-2"), 1),
         new Observations.Sale(b, "o2", List.of("A-1-2", "A-1-3"), 2));
     assertEquals(Map.of("A-1-2", List.of("o1", "o2")), Measures.soldTwice(sales));
