@@ -7,7 +7,7 @@ import java.util.Locale;
 /**
  * The thresholds a run must keep: bots get no more of the first K places than their share of
  * accounts plus a margin, arrival order does not predict lobby places, every account holds one
- * place and no place is held twice, nothing is sold twice or beyond the venue, no 5xx, no defense
+ * place and no place is held twice, the lobby counts accounts (not tabs), nothing is sold twice or beyond the venue, no 5xx, no defense
  * let a bot through, and something was sold at all (a run that sold nothing measured nothing).
  */
 final class Gate {
@@ -16,8 +16,12 @@ final class Gate {
   /** One threshold: what it says, the run's value, and whether it held. */
   record Check(String name, String value, boolean passed) {}
 
-  /** The safety counts of a run. */
-  record Safety(long fiveXx, long oversold, long soldTwice, long confirmedNotCounted, long breaches, long seatsSold) {}
+  /**
+   * The safety counts of a run, and the lobby as the event counted it against the accounts that
+   * joined before the start (a lobby that counts tabs or requests is larger).
+   */
+  record Safety(long fiveXx, long oversold, long soldTwice, long confirmedNotCounted, long breaches, long seatsSold,
+                long lobbyCounted, long lobbyAccounts) {}
 
   /** Fewer lobby accounts than this and Spearman's rho says nothing. */
   static final int MIN_LOBBY_PAIRS = 30;
@@ -37,6 +41,9 @@ final class Gate {
         String.format(Locale.ROOT, "%,d accounts with several places, %,d places shared (%,d accounts never saw theirs)",
             f.accountsWithSeveralPlaces(), f.sharedPlaces(), f.accountsWithoutPlace()),
         f.accountsWithSeveralPlaces() == 0 && f.sharedPlaces() == 0 && f.accounts() > 0));
+    out.add(new Check("the lobby counts accounts, not tabs: its count <= accounts that joined before the start",
+        String.format(Locale.ROOT, "%,d counted, %,d accounts joined before the start", s.lobbyCounted(), s.lobbyAccounts()),
+        s.lobbyCounted() >= 0 && s.lobbyCounted() <= s.lobbyAccounts()));
     out.add(new Check("0 oversold, 0 sold twice",
         String.format(Locale.ROOT, "%,d oversold, %,d seats sold twice, %,d confirmed seats the event does not count",
             s.oversold(), s.soldTwice(), s.confirmedNotCounted()),

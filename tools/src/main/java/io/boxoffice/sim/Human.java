@@ -16,6 +16,7 @@ final class Human {
 
   final Tab tab;
   final Plan plan;
+  private volatile Sale sale;
 
   Human(Tab tab, Plan plan) {
     this.tab = tab;
@@ -30,8 +31,6 @@ final class Human {
       if (joined) Page.watch(sale, tab, sale.scenario.humans().poll().toMillis());
     });
   }
-
-  private Sale sale;
 
   private void shop() {
     Shop.look(sale, tab)

@@ -89,8 +89,11 @@ final class Report {
     }
     long breaches = sale.observed.breaches().values().stream().mapToLong(Long::longValue).sum();
     // The crowd's sign-up before the sale is set-up, not the on-sale: its 5xx are reported apart.
+    // The room starts at its first tick (1 s) after startsAt: a join sent within 2 s of it may still enter the lobby.
+    long lobbyAccounts = crowd.accounts.stream().filter(a -> a.joins && a.firstJoinAt > 0 && a.firstJoinAt < startsAt + 2000).count();
+    long lobbyCounted = finalStats == null ? -1 : finalStats.path("lobby").asLong(-1);
     return new Gate.Safety(traffic.fiveXx(), oversold, Measures.soldTwice(sales).size(), notCounted, breaches,
-        Math.max(0, sold));
+        Math.max(0, sold), lobbyCounted, lobbyAccounts);
   }
 
   Simulator.Result write(Path dir) throws IOException {
@@ -347,8 +350,8 @@ final class Report {
     line(b, "fairness");
     line(b, "  bot accounts              %s of %,d that joined (%,d); of the lobby %s", Gate.pct(f.botAccountShare()), f.accounts(),
         f.botAccounts(), Gate.pct(f.botLobbyShare()));
-    line(b, "  first %,d places        bots %s (%,d of %,d seen)", f.firstK(), Gate.pct(f.botShareFirstK()), f.botPlacesInFirstK(),
-        f.placesInFirstK());
+    line(b, "  %-25s bots %s (%,d of %,d seen)", String.format(Locale.ROOT, "first %,d places", f.firstK()),
+        Gate.pct(f.botShareFirstK()), f.botPlacesInFirstK(), f.placesInFirstK());
     line(b, "  tickets                   bots %s (%,d of %,d seats)", Gate.pct(f.botShareTickets()), f.ticketsBots(),
         f.ticketsBots() + f.ticketsHumans());
     line(b, "  Spearman arrival~place    lobby %+.4f (n=%,d) | later arrivals %+.4f (n=%,d)", f.spearmanLobby(), f.lobbyPairs(),

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 /** The gate holds for a fair outcome and breaks for each unfair or unsafe one: it is able to fail. */
 class SimGateTest {
   static final Scenario.GateSpec GATE = new Scenario.GateSpec(0.5, 0.1);
-  static final Gate.Safety SAFE = new Gate.Safety(0, 0, 0, 0, 0, 100);
+  static final Gate.Safety SAFE = new Gate.Safety(0, 0, 0, 0, 0, 100, 100, 100);
 
   @Test
   void aLotteryWithOneEntryPerAccountPassesTheGate() {
@@ -58,12 +58,14 @@ class SimGateTest {
   @Test
   void anySafetyCountAboveZeroFailsTheGate() {
     Measures.Fairness f = Measures.fairness(SimMeasuresTest.lottery(2000, 5, 3), 500);
-    assertFalse(Gate.passed(Gate.checks(f, new Gate.Safety(1, 0, 0, 0, 0, 100), GATE)), "a 5xx");
-    assertFalse(Gate.passed(Gate.checks(f, new Gate.Safety(0, 1, 0, 0, 0, 100), GATE)), "an oversold seat");
-    assertFalse(Gate.passed(Gate.checks(f, new Gate.Safety(0, 0, 1, 0, 0, 100), GATE)), "a seat sold twice");
-    assertFalse(Gate.passed(Gate.checks(f, new Gate.Safety(0, 0, 0, 1, 0, 100), GATE)), "a confirmed seat not counted");
-    assertFalse(Gate.passed(Gate.checks(f, new Gate.Safety(0, 0, 0, 0, 1, 100), GATE)), "a breached defense");
-    assertFalse(Gate.passed(Gate.checks(f, new Gate.Safety(0, 0, 0, 0, 0, 0), GATE)), "nothing sold");
+    assertFalse(Gate.passed(Gate.checks(f, new Gate.Safety(1, 0, 0, 0, 0, 100, 100, 100), GATE)), "a 5xx");
+    assertFalse(Gate.passed(Gate.checks(f, new Gate.Safety(0, 1, 0, 0, 0, 100, 100, 100), GATE)), "an oversold seat");
+    assertFalse(Gate.passed(Gate.checks(f, new Gate.Safety(0, 0, 1, 0, 0, 100, 100, 100), GATE)), "a seat sold twice");
+    assertFalse(Gate.passed(Gate.checks(f, new Gate.Safety(0, 0, 0, 1, 0, 100, 100, 100), GATE)), "a confirmed seat not counted");
+    assertFalse(Gate.passed(Gate.checks(f, new Gate.Safety(0, 0, 0, 0, 1, 100, 100, 100), GATE)), "a breached defense");
+    assertFalse(Gate.passed(Gate.checks(f, new Gate.Safety(0, 0, 0, 0, 0, 0, 100, 100), GATE)), "nothing sold");
+    assertFalse(Gate.passed(Gate.checks(f, new Gate.Safety(0, 0, 0, 0, 0, 100, 140, 100), GATE)),
+        "a lobby of 140 for 100 accounts counts tabs or requests");
   }
 
   @Test
