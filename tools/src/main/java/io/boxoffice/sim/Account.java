@@ -24,6 +24,8 @@ final class Account {
   volatile String accountId;
   /** When its first join was sent (epoch ms), 0 if it never joined. */
   volatile long firstJoinAt;
+  /** When it first tried to join, answered or not (epoch ms), 0 if it never tried. */
+  volatile long firstTriedAt;
   /** Whether a join of it was answered "lobby" (it holds a lobby join index: the lottery orders it). */
   volatile boolean lobby;
   /** Whether it joins the queue at all (an accomplice only lends its identity). */
@@ -36,6 +38,10 @@ final class Account {
     this.operator = operator;
     this.email = email;
     this.joins = joins;
+  }
+
+  synchronized void tried(long atMillis) {
+    if (firstTriedAt == 0 || atMillis < firstTriedAt) firstTriedAt = atMillis;
   }
 
   synchronized void joined(long atMillis) {

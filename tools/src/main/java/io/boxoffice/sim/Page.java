@@ -17,6 +17,7 @@ final class Page {
   static CompletableFuture<Boolean> join(Sale sale, Tab tab) {
     if (sale.over() || tab.done.get()) return CompletableFuture.completedFuture(false);
     long sentAt = System.currentTimeMillis();
+    tab.account.tried(sentAt);
     return sale.traffic.retrying("join", tab, "POST", sale.path("/queue"), "{}", Map.of(), 5).thenCompose(r -> {
       if (r.status() == 409 && r.error().equals("not_open")) {
         return sale.traffic.after(250).thenCompose(v -> join(sale, tab));

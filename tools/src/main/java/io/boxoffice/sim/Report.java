@@ -89,8 +89,10 @@ final class Report {
     }
     long breaches = sale.observed.breaches().values().stream().mapToLong(Long::longValue).sum();
     // The crowd's sign-up before the sale is set-up, not the on-sale: its 5xx are reported apart.
-    // The room starts at its first tick (1 s) after startsAt: a join sent within 2 s of it may still enter the lobby.
-    long lobbyAccounts = crowd.accounts.stream().filter(a -> a.joins && a.firstJoinAt > 0 && a.firstJoinAt < startsAt + 2000).count();
+    // Accounts told "lobby", or that tried to join before the start (an answer after it says "waiting"; a join that
+    // timed out may still have entered the lobby).
+    long lobbyAccounts = crowd.accounts.stream().filter(a -> a.joins && (a.lobby || a.firstTriedAt > 0 && a.firstTriedAt < startsAt))
+        .count();
     long lobbyCounted = finalStats == null ? -1 : finalStats.path("lobby").asLong(-1);
     return new Gate.Safety(traffic.fiveXx(), oversold, Measures.soldTwice(sales).size(), notCounted, breaches,
         Math.max(0, sold), lobbyCounted, lobbyAccounts);
@@ -135,6 +137,7 @@ final class Report {
     d.put("outcomes", sale.observed.outcomes());
     d.put("breaches", sale.observed.breaches());
     d.put("placesChanged", sale.observed.placesChanged.sum());
+    d.put("accountsThatTriedInTheLobbyButWerePlacedBehindIt", missedTheLobby());
     d.put("timeline", timelineSeries());
     d.put("latencyOverTime", latencyOverTime());
     d.put("latencyBucketSeconds", traffic.bucketMillis() / 1000.0);
@@ -188,6 +191,12 @@ final class Report {
     for (String p : PHASES) if (phases.contains(p)) out.add(p);
     for (String p : new java.util.TreeSet<>(phases)) if (!out.contains(p)) out.add(p);
     return out;
+  }
+
+  /** Accounts that tried to join before the start but were placed after the lobby (their join answered after it). */
+  private long missedTheLobby() {
+    return crowd.accounts.stream()
+        .filter(a -> a.joins && !a.lobby && a.firstTriedAt > 0 && a.firstTriedAt < startsAt && !a.places.isEmpty()).count();
   }
 
   /** Calls that got no answer at all (refused connection, or none within the call timeout). */
@@ -358,6 +367,8 @@ final class Report {
         f.spearmanLate(), f.latePairs());
     line(b, "  distinct places/account   %s | places shared %,d | never saw a place %,d", f.distinctPlaces(), f.sharedPlaces(),
         f.accountsWithoutPlace());
+    line(b, "  lobby                     %,d counted by the event; %,d accounts tried to join before the start, %,d of them"
+        + " were placed behind the lobby", safety.lobbyCounted(), safety.lobbyAccounts(), missedTheLobby());
     line(b, "honesty: wait shown vs had  had-shown median %+.0f s, |error| median %.0f s, p90 %.0f s, within 30 s or 25%%: %s (n=%,d)",
         eta.medianError(), eta.medianAbsError(), eta.p90AbsError(), Gate.pct(eta.shareWithin30sOr25pct()), eta.samples());
     Map<String, Object> s = saleFigures();
