@@ -41,8 +41,8 @@ final class Gate {
         String.format(Locale.ROOT, "%,d accounts with several places, %,d places shared (%,d accounts never saw theirs)",
             f.accountsWithSeveralPlaces(), f.sharedPlaces(), f.accountsWithoutPlace()),
         f.accountsWithSeveralPlaces() == 0 && f.sharedPlaces() == 0 && f.accounts() > 0));
-    out.add(new Check("the lobby counts accounts, not tabs: its count <= accounts that joined before the start",
-        String.format(Locale.ROOT, "%,d counted, %,d accounts joined before the start", s.lobbyCounted(), s.lobbyAccounts()),
+    out.add(new Check("the lobby counts accounts, not tabs: its count <= accounts that tried to join before the start",
+        String.format(Locale.ROOT, "%,d counted, %,d accounts tried to join before the start", s.lobbyCounted(), s.lobbyAccounts()),
         s.lobbyCounted() >= 0 && s.lobbyCounted() <= s.lobbyAccounts()));
     out.add(new Check("0 oversold, 0 sold twice",
         String.format(Locale.ROOT, "%,d oversold, %,d seats sold twice, %,d confirmed seats the event does not count",
