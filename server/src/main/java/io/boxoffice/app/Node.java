@@ -158,7 +158,7 @@ public final class Node {
       Cart.init(system, new CartSettings(clock, payments, barcodes, refs.inventories(), refs.wallets(), askTimeout,
           Duration.ofMillis(500), Duration.ofSeconds(5),
           (eventId, accountId) -> refs.places().apply(QueuePlace.entityId(eventId, accountId)).tell(new QueuePlace.Bought()))
-          .withHoldTimer(bo.getDuration("cart.hold-recheck"), metrics));
+          .withHoldTimer(bo.getDuration("cart.hold-recheck"), bo.getDuration("cart.hold-release-grace"), metrics));
       // Journal write times are wall-clock times, so the sweep measures staleness on the wall clock.
       CheckoutRecovery.init(system, readSide, Clock.systemUTC(), bo.getDuration("checkout-recovery.interval"),
           bo.getDuration("checkout-recovery.stalled-after"), refs.carts());

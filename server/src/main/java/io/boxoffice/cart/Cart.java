@@ -189,7 +189,7 @@ public final class Cart extends EventSourcedBehaviorWithEnforcedReplies<Cart.Com
   /** The fans waiting for each order's answer; not stored: after a crash they ask again. */
   private final Map<String, List<ActorRef<Reply>>> waiting = new HashMap<>();
   private Backoff backoff;
-  private final HoldTimer holdTimer = new HoldTimer();
+  private final HoldTimer holdTimer;
   /** A release of due seats is asked and not answered yet. */
   private boolean checkingExpiry;
   private int expiryUnanswered;
@@ -202,6 +202,7 @@ public final class Cart extends EventSourcedBehaviorWithEnforcedReplies<Cart.Com
     this.eventId = eventId;
     this.accountId = accountId;
     this.settings = settings;
+    this.holdTimer = new HoldTimer(settings.holdReleaseGrace().toMillis());
     this.saga = new CheckoutSaga(eventId, accountId, settings.barcodes()::issue);
     this.backoff = Backoff.between(settings.retryMin(), settings.retryMax());
   }

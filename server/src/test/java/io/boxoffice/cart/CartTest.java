@@ -230,7 +230,7 @@ class CartTest {
 
   ActorRef<Cart.Command> timedCart(String account, PaymentSimulator payments, TimerCounts counts) {
     return testKit.spawn(Cart.create(Cart.entityId(eventId, account),
-        settings(payments).withHoldTimer(Duration.ofMillis(50), counts)));
+        settings(payments).withHoldTimer(Duration.ofMillis(50), Duration.ZERO, counts)));
   }
 
   long expiry(ActorRef<Cart.Command> cart) {

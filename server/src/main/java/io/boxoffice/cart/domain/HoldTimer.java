@@ -18,7 +18,23 @@ import java.util.Set;
  */
 public final class HoldTimer {
   private final Map<String, Long> deadlines = new HashMap<>();
+  private final long graceMillis;
   private long expiredAt;
+
+  /** Seats fall due at their deadline. */
+  public HoldTimer() {
+    this(0);
+  }
+
+  /**
+   * Seats fall due {@code graceMillis} after their deadline: a fault that began before the
+   * deadline (a member gone, noticed only after the failure detector's pause) has been noticed
+   * by then, and the inventory gives the hold that time before it judges the release. Released
+   * at the deadline itself, such a hold would be gone for good although the fan lost it to us.
+   */
+  public HoldTimer(long graceMillis) {
+    this.graceMillis = graceMillis;
+  }
 
   /** Seats due for the inventory's check, and the latest of their deadlines (the check's bound). */
   public record Due(List<String> seats, long deadline) {}
@@ -39,17 +55,18 @@ public final class HoldTimer {
     for (String s : seats) deadlines.merge(s, earliestDeadline, Math::max);
   }
 
-  /** The earliest deadline watched; empty when the fan holds nothing the cart knows of. */
+  /** When the earliest seat watched falls due (its deadline plus the grace); empty when the fan holds nothing the cart knows of. */
   public OptionalLong next() {
-    return deadlines.values().stream().mapToLong(Long::longValue).min();
+    OptionalLong earliest = deadlines.values().stream().mapToLong(Long::longValue).min();
+    return earliest.isEmpty() ? earliest : OptionalLong.of(earliest.getAsLong() + graceMillis);
   }
 
-  /** The seats whose deadline has passed at {@code now}, if any. */
+  /** The seats due at {@code now} (deadline plus grace passed), if any, with the latest of their deadlines. */
   public Optional<Due> due(long now) {
     List<String> seats = new ArrayList<>();
     long latest = 0;
     for (Map.Entry<String, Long> e : deadlines.entrySet()) {
-      if (e.getValue() <= now) {
+      if (e.getValue() + graceMillis <= now) {
         seats.add(e.getKey());
         latest = Math.max(latest, e.getValue());
       }

@@ -26,6 +26,16 @@ class HoldTimerTest {
   }
 
   @Test
+  void withAGraceASeatFallsDueThatLongAfterItsDeadlineAndIsCheckedAgainstTheDeadlineItself() {
+    HoldTimer timer = new HoldTimer(10_000);
+    timer.held(List.of("A-1"), 1_000);
+    assertEquals(11_000, timer.next().getAsLong());
+    assertEquals(Optional.empty(), timer.due(1_000), "not at the deadline: a fault may not be noticed yet");
+    assertEquals(Optional.empty(), timer.due(10_999));
+    assertEquals(new HoldTimer.Due(List.of("A-1"), 1_000), timer.due(11_000).orElseThrow());
+  }
+
+  @Test
   void aHoldExtendedOrMadeAgainIsWatchedAnewAndNothingExpires() {
     HoldTimer timer = new HoldTimer();
     timer.held(List.of("A-1"), 1_000);
