@@ -32,7 +32,19 @@ class ArchitectureTest {
         .or().haveNameMatching("io\\.boxoffice\\.queue\\.(QueueToken|HmacSha256).*")
         .or().haveNameMatching("io\\.boxoffice\\.edge\\.ClientPrefix.*")
         .or().haveSimpleName("Lottery").or().haveSimpleNameStartingWith("AdmissionControl")
-        .or().haveSimpleNameStartingWith("OnSaleSchedule")
+        .or().haveSimpleNameStartingWith("OnSaleSchedule").or().haveSimpleNameStartingWith("AdmissionLog")
+        .or().resideInAPackage("io.boxoffice.queue.domain..")
+        .should().dependOnClassesThat().resideInAnyPackage("org.apache.pekko..", "scala..")
+        .check(MAIN);
+  }
+
+  /**
+   * A feature's {@code domain} package holds its rules and nothing else: no actor, persistence
+   * or Scala type reaches it, so it runs and is tested without an actor system.
+   */
+  @Test
+  void domainPackagesAreFreeOfPekko() {
+    noClasses().that().resideInAPackage("io.boxoffice..domain..")
         .should().dependOnClassesThat().resideInAnyPackage("org.apache.pekko..", "scala..")
         .check(MAIN);
   }

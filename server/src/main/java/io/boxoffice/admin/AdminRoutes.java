@@ -2,6 +2,7 @@ package io.boxoffice.admin;
 
 import static org.apache.pekko.http.javadsl.server.PathMatchers.segment;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import io.boxoffice.edge.Api;
 import io.boxoffice.edge.ApiError;
 import io.boxoffice.inventory.EventDefinition;
@@ -12,12 +13,14 @@ import io.boxoffice.queue.OnSaleSchedule;
 import io.boxoffice.queue.PresaleCodes;
 import io.boxoffice.queue.PresaleRegistry;
 import io.boxoffice.queue.WaitingRoom;
+import io.boxoffice.queue.domain.Phase;
+import io.boxoffice.queue.domain.Refusal;
+import io.boxoffice.queue.domain.Seats;
 import io.boxoffice.venue.StadiumGenerator;
 import io.boxoffice.venue.Venue;
 import io.boxoffice.venue.VenueLayout;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -65,6 +68,39 @@ public final class AdminRoutes extends AllDirectives {
 
   /** {@code GET /admin/events}. */
   public record EventList(List<EventSummary> events) {}
+
+  /** 201 of {@code POST /admin/venues}. */
+  public record VenueCreated(String venueId, int seatCount) {}
+
+  /** An event's id and state: 201 of {@code POST /admin/events}, 200 of {@code .../open}. */
+  public record EventState(String eventId, String state) {}
+
+  /** Seat counts of {@code GET /admin/events/{id}/stats}. */
+  public record SeatCounts(int available, int held, int sold) {}
+
+  /** {@code GET /admin/events/{id}/stats}; {@code onsale} only when the event has an on-sale schedule. */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public record EventStats(String state, long lobby, long admittedUpTo, long activeShoppers, SeatCounts seats, int orders,
+                           Schedule onsale) {}
+
+  /** An on-sale schedule as managers read it back: times in ISO-8601 UTC. */
+  public record Schedule(String eventId, String state, String lobbyOpensAt, String startsAt, int admissionPerMinute,
+                         int maxActiveShoppers, boolean presale, int powBits, boolean paused) {
+    static Schedule of(WaitingRoom.Manifest m) {
+      return new Schedule(m.eventId(), m.state(), java.time.Instant.ofEpochMilli(m.lobbyOpensAt()).toString(),
+          java.time.Instant.ofEpochMilli(m.startsAt()).toString(), m.admissionPerMinute(), m.maxActiveShoppers(),
+          m.presale(), m.powBits(), m.paused());
+    }
+  }
+
+  /** 200 of {@code PUT /admin/payments/simulator}. */
+  public record SimulatorSettings(long slowDelayMs, double failureRate) {}
+
+  /** One sampled registrant and the presale code bound to account and event. */
+  public record Invitation(String accountId, String code) {}
+
+  /** 200 of {@code POST /admin/events/{id}/presale/invitations}. */
+  public record Invitations(List<Invitation> invitations) {}
 
   private final ActorSystem<?> system;
   private final Api api;
@@ -136,7 +172,7 @@ public final class AdminRoutes extends AllDirectives {
     CompletionStage<HttpResponse> response = venue(layout.venueId())
         .<Venue.Reply>ask(ref -> new Venue.Define(layout, ref), api.askTimeout())
         .thenApply(reply -> reply instanceof Venue.Defined
-            ? api.json(201, Map.of("venueId", layout.venueId(), "seatCount", seats))
+            ? api.json(201, new VenueCreated(layout.venueId(), seats))
             : api.error(409, "venue_exists", "a venue with this id exists"));
     return api.respond(response);
   }
@@ -174,7 +210,7 @@ public final class AdminRoutes extends AllDirectives {
           if (!(reply instanceof WaitingRoom.Manifest m)) throw new ApiError(409, "event_exists", "an event with this id exists");
           return heard(m);
         })
-        .thenApply(m -> api.json(201, Map.of("eventId", r.eventId(), "state", m.state())));
+        .thenApply(m -> api.json(201, new EventState(r.eventId(), m.state())));
     return api.respond(response);
   }
 
@@ -193,7 +229,7 @@ public final class AdminRoutes extends AllDirectives {
           return inventory(eventId).<EventInventory.Reply>ask(EventInventory.WaiveAdmission::new, api.askTimeout())
               .thenCompose(waived -> heard((WaitingRoom.Manifest) reply));
         })
-        .thenApply(m -> api.json(200, Map.of("eventId", eventId, "state", m.state())));
+        .thenApply(m -> api.json(200, new EventState(eventId, m.state())));
     return api.respond(response);
   }
 
@@ -224,18 +260,11 @@ public final class AdminRoutes extends AllDirectives {
         .thenCombine(room, (reply, manifestReply) -> {
           if (!(reply instanceof EventInventory.Stats s)) return api.error(404, "not_found", "no such event");
           WaitingRoom.Manifest m = (WaitingRoom.Manifest) manifestReply;
-          boolean scheduled = m.startsAt() != 0;
-          Map<String, Object> body = new LinkedHashMap<>();
           // Closed until scheduled or opened; an event from before that rule is shown closed as well.
-          String state = m.state().equals("unknown") ? "closed" : m.state();
-          body.put("state", s.available() == 0 && s.held() == 0 ? "sold_out" : state);
-          body.put("lobby", m.lobby());
-          body.put("admittedUpTo", m.admittedUpTo());
-          body.put("activeShoppers", m.activeShoppers());
-          body.put("seats", Map.of("available", s.available(), "held", s.held(), "sold", s.sold()));
-          body.put("orders", s.orders());
-          if (scheduled) body.put("onsale", scheduleJson(m));
-          return api.json(200, body);
+          String state = m.state().equals(Phase.UNKNOWN.wire()) ? Phase.CLOSED.wire() : m.state();
+          if (new Seats(s.available(), s.held(), s.sold()).soldOut()) state = Phase.SOLD_OUT.wire();
+          return api.json(200, new EventStats(state, m.lobby(), m.admittedUpTo(), m.activeShoppers(),
+              new SeatCounts(s.available(), s.held(), s.sold()), s.orders(), m.startsAt() != 0 ? Schedule.of(m) : null));
         });
     return api.respond(response);
   }
@@ -294,7 +323,7 @@ public final class AdminRoutes extends AllDirectives {
     double rate = r.failureRate() == null ? simulator.failureRate() : r.failureRate();
     if (delay < 0 || delay > 600_000 || rate < 0 || rate > 1) throw ApiError.badRequest("slowDelayMs must be 0-600000, failureRate 0-1");
     simulator.tune(java.time.Duration.ofMillis(delay), rate);
-    return complete(api.json(200, Map.of("slowDelayMs", delay, "failureRate", rate)));
+    return complete(api.json(200, new SimulatorSettings(delay, rate)));
   }
 
   /** A random sample of the presale's registrants, each with the code bound to account and event. */
@@ -304,30 +333,17 @@ public final class AdminRoutes extends AllDirectives {
     CompletionStage<HttpResponse> response = AskPattern
         .<PresaleRegistry.Command, PresaleRegistry.Sampled>ask(registries.apply(eventId), ref -> new PresaleRegistry.Sample(r.count(), ref),
             api.askTimeout(), system.scheduler())
-        .thenApply(sampled -> api.json(200, Map.of("invitations", sampled.accountIds().stream()
-            .map(account -> Map.of("accountId", account, "code", presale.codeFor(eventId, account))).toList())));
+        .thenApply(sampled -> api.json(200, new Invitations(sampled.accountIds().stream()
+            .map(account -> new Invitation(account, presale.codeFor(eventId, account))).toList())));
     return api.respond(response);
   }
 
   private HttpResponse manifestReply(WaitingRoom.Reply reply) {
     if (reply instanceof WaitingRoom.Rejected r) {
-      return api.error(r.code().equals("not_found") ? 404 : 409, r.code(), r.message());
+      boolean notFound = Refusal.fromCode(r.code()).filter(Refusal.NOT_FOUND::equals).isPresent();
+      return api.error(notFound ? 404 : 409, r.code(), r.message());
     }
-    return api.json(200, scheduleJson((WaitingRoom.Manifest) reply));
-  }
-
-  private static Map<String, Object> scheduleJson(WaitingRoom.Manifest m) {
-    Map<String, Object> body = new LinkedHashMap<>();
-    body.put("eventId", m.eventId());
-    body.put("state", m.state());
-    body.put("lobbyOpensAt", java.time.Instant.ofEpochMilli(m.lobbyOpensAt()).toString());
-    body.put("startsAt", java.time.Instant.ofEpochMilli(m.startsAt()).toString());
-    body.put("admissionPerMinute", m.admissionPerMinute());
-    body.put("maxActiveShoppers", m.maxActiveShoppers());
-    body.put("presale", m.presale());
-    body.put("powBits", m.powBits());
-    body.put("paused", m.paused());
-    return body;
+    return api.json(200, Schedule.of((WaitingRoom.Manifest) reply));
   }
 
   /** Makes the event's inventory require admitted queue passes; fails with a 404 for an unknown event. */

@@ -77,6 +77,13 @@ public final class Metrics implements InventoryMetrics, EdgeMetrics, ShopMetrics
   }
 
   @Override
+  public void seatsReleasedByTimer(String eventId, int seats) {
+    Counter.builder("boxoffice_holds_released_by_timer")
+        .description("Seats of abandoned holds that the carts' hold timers gave back to the sale")
+        .tag("event", eventId).register(registry).increment(seats);
+  }
+
+  @Override
   public void orderSold(String eventId) {
     sales(eventId).increment();
   }

@@ -15,6 +15,7 @@ import io.boxoffice.cart.EventViews;
 import io.boxoffice.cart.ShopAdmission;
 import io.boxoffice.cart.ShopRoutes;
 import io.boxoffice.common.Hmac;
+import io.boxoffice.common.ReadSide;
 import io.boxoffice.edge.Api;
 import io.boxoffice.edge.BrowserGuards;
 import io.boxoffice.edge.Bulkhead;
@@ -139,6 +140,9 @@ public final class Node {
       Clock clock = options.clock();
       PaymentGateway payments = options.payments() != null ? options.payments() : simulator(system, config);
       Refs refs = Refs.of(ClusterSharding.get(system));
+      Config db = config.getConfig(NodeConfig.DB + ".db");
+      ReadSide readSide = ReadSide.start(system, db.getString("url"), db.getString("user"), db.getString("password"),
+          Duration.ofMillis(db.getLong("connectionTimeout")));
       Duration askTimeout = bo.getDuration("http.ask-timeout");
       Barcode barcodes = new Barcode(Hmac.fromBase64OrRandom(secret(bo, "ticket-key", "barcodes")));
 
@@ -153,15 +157,17 @@ public final class Node {
       // still admits until its window ends, within the per-account cap).
       Cart.init(system, new CartSettings(clock, payments, barcodes, refs.inventories(), refs.wallets(), askTimeout,
           Duration.ofMillis(500), Duration.ofSeconds(5),
-          (eventId, accountId) -> refs.places().apply(QueuePlace.entityId(eventId, accountId)).tell(new QueuePlace.Bought())));
+          (eventId, accountId) -> refs.places().apply(QueuePlace.entityId(eventId, accountId)).tell(new QueuePlace.Bought()))
+          .withHoldTimer(bo.getDuration("cart.hold-recheck"), bo.getDuration("cart.hold-release-grace"), metrics));
       // Journal write times are wall-clock times, so the sweep measures staleness on the wall clock.
-      CheckoutRecovery.init(system, Clock.systemUTC(), bo.getDuration("checkout-recovery.interval"),
-          bo.getDuration("checkout-recovery.stalled-after"));
+      CheckoutRecovery.init(system, readSide, Clock.systemUTC(), bo.getDuration("checkout-recovery.interval"),
+          bo.getDuration("checkout-recovery.stalled-after"), refs.carts());
       ActorRef<Topic.Command<WaitingRoom.Manifest>> manifestTopic = system.systemActorOf(
           Topic.create(WaitingRoom.Manifest.class, Manifests.TOPIC), Manifests.TOPIC, Props.empty());
       WaitingRoom.init(system, new WaitingRoomSettings(clock, bo.getDuration("queue.tick"), bo.getDuration("queue.admission-window"),
           refs.inventories(), m -> manifestTopic.tell(Topic.publish(m)), askTimeout));
-      ActorRef<OnSaleKeeper.Command> keeper = OnSaleKeeper.init(system, bo.getDuration("queue.keeper-interval"));
+      ActorRef<OnSaleKeeper.Command> keeper = OnSaleKeeper.init(system, readSide, bo.getDuration("queue.keeper-interval"),
+          refs.rooms());
       QueuePlace.init(system, refs.rooms(), askTimeout);
       PresaleRegistry.init(system);
       TicketWallet.init(system);

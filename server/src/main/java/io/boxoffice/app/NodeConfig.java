@@ -13,10 +13,12 @@ import java.util.Map;
 /**
  * Turns the {@code boxoffice.*} settings (and their environment variables) into the Pekko
  * settings they imply: the database (H2 files under the data dir, or PostgreSQL for a
- * {@code jdbc:postgresql:} URL), the node's roles and its seed nodes.
+ * {@code jdbc:postgresql:} URL) of the journal and of the projections, the node's roles and its
+ * seed nodes.
  */
 public final class NodeConfig {
   public static final String DB = "pekko-persistence-jdbc.shared-databases.boxoffice";
+  static final String PROJECTION_DIALECT = "pekko.projection.jdbc.dialect";
 
   private NodeConfig() {}
 
@@ -28,9 +30,11 @@ public final class NodeConfig {
     if (url.startsWith("jdbc:postgresql:")) {
       derived.put(DB + ".profile", "slick.jdbc.PostgresProfile$");
       derived.put(DB + ".db.driver", "org.postgresql.Driver");
+      derived.put(PROJECTION_DIALECT, "postgres-dialect");
     } else if (url.startsWith("jdbc:h2:")) {
       derived.put(DB + ".profile", "slick.jdbc.H2Profile$");
       derived.put(DB + ".db.driver", "org.h2.Driver");
+      derived.put(PROJECTION_DIALECT, "h2-dialect");
     } else {
       throw new IllegalArgumentException("BOXOFFICE_DB_URL must be a jdbc:postgresql: or jdbc:h2: URL");
     }

@@ -9,7 +9,7 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 
-/** Creates the journal, snapshot and boxoffice's own tables when they are missing (the SQL under {@code schema/}). */
+/** Creates the journal, snapshot, projection offset and boxoffice's own tables when they are missing (the SQL under {@code schema/}). */
 public final class Schema {
   private Schema() {}
 
@@ -17,7 +17,8 @@ public final class Schema {
     Config db = config.getConfig(NodeConfig.DB + ".db");
     String url = db.getString("url");
     String dialect = url.startsWith("jdbc:postgresql:") ? "postgres" : "h2";
-    String sql = resource("schema/" + dialect + "/journal.sql") + ";\n" + resource("schema/boxoffice.sql");
+    String sql = resource("schema/" + dialect + "/journal.sql") + ";\n" + resource("schema/projection.sql") + ";\n"
+        + resource("schema/boxoffice.sql");
     SQLException last = null;
     for (int attempt = 0; attempt < 3; attempt++) {
       try (Connection c = DriverManager.getConnection(url, db.getString("user"), db.getString("password"));

@@ -1,5 +1,18 @@
 package io.boxoffice.cart;
 
+import io.boxoffice.cart.domain.Action;
+import io.boxoffice.cart.domain.Answer;
+import io.boxoffice.cart.domain.Backoff;
+import io.boxoffice.cart.domain.CheckoutEvent;
+import io.boxoffice.cart.domain.CheckoutSaga;
+import io.boxoffice.cart.domain.Checkouts;
+import io.boxoffice.cart.domain.Decision;
+import io.boxoffice.cart.domain.Failure;
+import io.boxoffice.cart.domain.HoldTimer;
+import io.boxoffice.cart.domain.InventoryAnswer;
+import io.boxoffice.cart.domain.Order;
+import io.boxoffice.cart.domain.PaymentAnswer;
+import io.boxoffice.cart.domain.PricedSeat;
 import io.boxoffice.common.CborSerializable;
 import io.boxoffice.common.Supervision;
 import io.boxoffice.inventory.EventInventory;
@@ -12,6 +25,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.Behavior;
@@ -24,6 +39,7 @@ import org.apache.pekko.cluster.sharding.typed.javadsl.EntityTypeKey;
 import org.apache.pekko.persistence.typed.PersistenceId;
 import org.apache.pekko.persistence.typed.RecoveryCompleted;
 import org.apache.pekko.persistence.typed.javadsl.CommandHandlerWithReply;
+import org.apache.pekko.persistence.typed.javadsl.EffectBuilder;
 import org.apache.pekko.persistence.typed.javadsl.EventHandler;
 import org.apache.pekko.persistence.typed.javadsl.EventSourcedBehaviorWithEnforcedReplies;
 import org.apache.pekko.persistence.typed.javadsl.ReplyEffect;
@@ -33,11 +49,17 @@ import org.apache.pekko.persistence.typed.javadsl.SignalHandler;
 /**
  * One fan's checkouts at one event. Holds do not pass through here: the edge sends them
  * straight to the event's inventory, which alone decides them and knows each account's holds,
- * so a fan's first hold costs no cart start-up. Checkout is a persisted saga: authorize the payment, confirm the sale at the
- * inventory, capture; a refused sale voids the authorization. Every payment call carries an
- * idempotency key derived from the order id, so after a crash the cart resumes the step it had
- * reached and finishes or voids what it started. A retried checkout with the same
- * Idempotency-Key returns the same order.
+ * so a fan's first hold costs no cart start-up. Checkout is a persisted saga whose rules are
+ * {@link CheckoutSaga}'s: the cart hands it each command and answer, stores the events it
+ * decides, carries out its actions (payment calls, inventory and wallet asks, retries) and
+ * replies. A retried checkout with the same Idempotency-Key returns the same order; after a
+ * crash the cart resumes the step it had reached and finishes or voids what it started.
+ *
+ * <p>The cart also keeps the fan's hold timer ({@link HoldTimer}): the edge tells it of each hold
+ * after answering the fan, and when a deadline passes the cart asks the inventory to release
+ * exactly those seats if they are still this fan's and expired. Nothing of it is persisted: on
+ * start the cart asks the inventory for the fan's holds. Lazy expiry at the inventory stays the
+ * guarantee; the timer makes expiry prompt and lets the cart say when the fan's hold ran out.
  */
 public final class Cart extends EventSourcedBehaviorWithEnforcedReplies<Cart.Command, Cart.Event, Cart.State> {
 
@@ -58,49 +80,63 @@ public final class Cart extends EventSourcedBehaviorWithEnforcedReplies<Cart.Com
   /** Replies {@link OrderView} or {@link Rejected} {@code not_found}. */
   public record GetOrder(String orderId, ActorRef<Reply> replyTo) implements Command {}
 
-  record HoldsForCheckout(String key, String paymentToken, EventInventory.Reply holds, ActorRef<Reply> replyTo)
+  /** Internal: the inventory's answer to the look-up of holds for a checkout. */
+  record HoldsForCheckout(String key, String paymentToken, InventoryAnswer holds, ActorRef<Reply> replyTo)
       implements Command {}
 
-  record Authorized(String orderId, String authorizationId) implements Command {}
+  /** Internal: the processor's answer to an order's authorization. */
+  record AuthorizeAnswered(String orderId, PaymentAnswer answer) implements Command {}
 
-  record AuthorizeFailed(String orderId, String declinedReason) implements Command {}
+  /** Internal: the inventory's answer to an order's confirm. */
+  record ConfirmAnswered(String orderId, InventoryAnswer answer) implements Command {}
 
-  record ConfirmAnswered(String orderId, EventInventory.Reply reply) implements Command {}
+  /** Internal: an order's capture went through, or has no answer. */
+  record CaptureDone(String orderId, boolean ok) implements Command {}
 
-  record PaymentStepDone(String orderId, Step step, boolean ok) implements Command {}
+  /** Internal: an order's void went through, or has no answer. */
+  record VoidDone(String orderId, boolean ok) implements Command {}
 
+  /** Internal: the wallet filed an order's tickets, or did not answer. */
   record WalletFiled(String orderId, boolean ok) implements Command {}
+
+  /** From the edge, after it answered the fan: the fan holds these seats until {@code until} (epoch ms). No reply. */
+  public record HoldPlaced(List<String> seatIds, long until) implements Command {}
+
+  /** From the edge, after a release: the fan gave these seats back itself. No reply. */
+  public record HoldGivenUp(List<String> seatIds) implements Command {}
+
+  /** Replies {@link Expiry}. */
+  public record GetExpiry(ActorRef<Reply> replyTo) implements Command {}
+
+  /** Internal: the hold timer fired. */
+  record ExpiryDue() implements Command {}
+
+  /**
+   * Internal: the inventory's answer to the release of the due seats ({@code answered} false:
+   * none), with the fan's live holds after it.
+   */
+  record ExpiryAnswered(List<String> dueSeats, long dueDeadline, boolean answered, List<String> released,
+                        List<String> gone, List<String> live, long liveUntil) implements Command {}
+
+  /** Internal: the fan's live holds as the inventory listed them when the cart started. */
+  record LiveHolds(List<String> seats, long until) implements Command {}
 
   /** Carry every unfinished checkout one step on (a retry, or a wake-up by {@link CheckoutRecovery}). */
   public record Resume() implements Command {}
 
   public sealed interface Reply extends CborSerializable {}
 
+  /** An order as the fan sees it: {@code status} paid or pending. */
   public record OrderView(String orderId, String eventId, String status, long amountCents, List<Ticket> tickets)
       implements Reply {}
+
+  /** When the fan's last hold ran out with nothing held since (epoch ms), 0 when that is not so. */
+  public record Expiry(long expiredAt) implements Reply {}
 
   /** A refusal with the contract's error code; {@code seatIds} names seats where it helps. */
   public record Rejected(String code, String message, List<String> seatIds) implements Reply {}
 
-  // ---- events and state ------------------------------------------------------------------
-
-  /** Where a checkout stands. */
-  public enum Step {
-    /** Authorization asked for. */
-    STARTED,
-    /** Money set aside; the sale is being confirmed. */
-    AUTHORIZED,
-    /** The sale is recorded and tickets issued; capture under way. */
-    SOLD,
-    /** Paid: final. */
-    CAPTURED,
-    /** The card was declined: final, nothing set aside. */
-    DECLINED,
-    /** The sale was refused (hold expired) or the processor failed; the void is under way. */
-    VOIDING,
-    /** Nothing charged: final. */
-    VOIDED
-  }
+  // ---- events and state: stored under these class and field names (see CartJournalFormatTest) -
 
   public sealed interface Event extends CborSerializable {}
 
@@ -122,50 +158,11 @@ public final class Cart extends EventSourcedBehaviorWithEnforcedReplies<Cart.Com
 
   public record OrderFiled(String orderId) implements Event {}
 
-  /** One checkout attempt. */
-  public record Order(String key, String orderId, List<SeatPrice> seats, long amountCents, String paymentToken,
-                      Step step, String authorizationId, List<Ticket> tickets, String failure, boolean filed)
-      implements CborSerializable {
-
-    Order with(Step s) {
-      return new Order(key, orderId, seats, amountCents, paymentToken, s, authorizationId, tickets, failure, filed);
-    }
-  }
-
-  /** The cart's checkouts, oldest first. */
+  /** The cart's checkouts, oldest first, as snapshots store them. */
   public record State(List<Order> orders) implements CborSerializable {
-    Order byKey(String key) {
-      for (Order o : orders) if (o.key().equals(key) && !retryable(o)) return o;
-      return null;
+    Checkouts checkouts() {
+      return new Checkouts(orders);
     }
-
-    Order byId(String orderId) {
-      for (Order o : orders) if (o.orderId().equals(orderId)) return o;
-      return null;
-    }
-
-    /** The checkout under way (at most one runs at a time), or null. */
-    Order running() {
-      for (Order o : orders) if (o.step() == Step.STARTED || o.step() == Step.AUTHORIZED) return o;
-      return null;
-    }
-
-    State replace(Order order) {
-      List<Order> next = new ArrayList<>(orders.size());
-      for (Order o : orders) next.add(o.orderId().equals(order.orderId()) ? order : o);
-      return new State(next);
-    }
-
-    State add(Order order) {
-      List<Order> next = new ArrayList<>(orders);
-      next.add(order);
-      return new State(next);
-    }
-  }
-
-  /** A checkout that failed for our reasons (processor unavailable) may be retried with the same key. */
-  static boolean retryable(Order o) {
-    return (o.step() == Step.VOIDED || o.step() == Step.VOIDING) && "payment_unavailable".equals(o.failure());
   }
 
   // ---- wiring ----------------------------------------------------------------------------
@@ -188,8 +185,14 @@ public final class Cart extends EventSourcedBehaviorWithEnforcedReplies<Cart.Com
   private final String eventId;
   private final String accountId;
   private final CartSettings settings;
+  private final CheckoutSaga saga;
+  /** The fans waiting for each order's answer; not stored: after a crash they ask again. */
   private final Map<String, List<ActorRef<Reply>>> waiting = new HashMap<>();
-  private Duration retryDelay;
+  private Backoff backoff;
+  private final HoldTimer holdTimer;
+  /** A release of due seats is asked and not answered yet. */
+  private boolean checkingExpiry;
+  private int expiryUnanswered;
 
   private Cart(ActorContext<Command> context, TimerScheduler<Command> timers, PersistenceId id,
                String eventId, String accountId, CartSettings settings) {
@@ -199,7 +202,9 @@ public final class Cart extends EventSourcedBehaviorWithEnforcedReplies<Cart.Com
     this.eventId = eventId;
     this.accountId = accountId;
     this.settings = settings;
-    this.retryDelay = settings.retryMin();
+    this.holdTimer = new HoldTimer(settings.holdReleaseGrace().toMillis());
+    this.saga = new CheckoutSaga(eventId, accountId, settings.barcodes()::issue);
+    this.backoff = Backoff.between(settings.retryMin(), settings.retryMax());
   }
 
   @Override
@@ -214,276 +219,301 @@ public final class Cart extends EventSourcedBehaviorWithEnforcedReplies<Cart.Com
 
   @Override
   public java.util.Set<String> tagsFor(Event event) {
-    return java.util.Set.of(CheckoutRecovery.TAG);
+    return java.util.Set.of(CheckoutRecovery.tagFor(entityId(eventId, accountId)));
   }
 
   @Override
   public SignalHandler<State> signalHandler() {
-    return newSignalHandlerBuilder().onSignal(RecoveryCompleted.instance(), this::resumeAll).build();
+    return newSignalHandlerBuilder()
+        .onSignal(RecoveryCompleted.instance(), state -> {
+          carryOut(saga.resume(state.checkouts()).actions(), null);
+          lookUpLiveHolds();
+        })
+        .build();
   }
+
+  // ---- commands: ask the saga, store what it decided, carry out its actions, reply ----------
 
   @Override
   public CommandHandlerWithReply<Command, Event, State> commandHandler() {
-    return this::onCommand;
+    return newCommandHandlerWithReplyBuilder().forAnyState()
+        .onCommand(GetOrder.class, (state, g) -> Effect().reply(g.replyTo(), reply(saga.order(state.checkouts(), g.orderId()))))
+        .onCommand(Checkout.class, (state, c) ->
+            follow(saga.checkout(state.checkouts(), c.idempotencyKey(), c.paymentToken()), c.replyTo()))
+        .onCommand(HoldsForCheckout.class, (state, h) ->
+            follow(saga.holdsFound(state.checkouts(), h.key(), h.paymentToken(), h.holds(), settings.clock().millis()), h.replyTo()))
+        .onCommand(AuthorizeAnswered.class, (state, a) -> follow(saga.authorizeAnswered(state.checkouts(), a.orderId(), a.answer()), null))
+        .onCommand(ConfirmAnswered.class, (state, c) -> follow(saga.confirmAnswered(state.checkouts(), c.orderId(), c.answer()), null))
+        .onCommand(CaptureDone.class, (state, c) -> follow(saga.captureDone(state.checkouts(), c.orderId(), c.ok()), null))
+        .onCommand(VoidDone.class, (state, v) -> follow(saga.voidDone(state.checkouts(), v.orderId(), v.ok()), null))
+        .onCommand(WalletFiled.class, (state, w) -> follow(saga.walletFiled(state.checkouts(), w.orderId(), w.ok()), null))
+        .onCommand(Resume.class, (state, r) -> follow(saga.resume(state.checkouts()), null))
+        .onCommand(HoldPlaced.class, (state, h) -> {
+          holdTimer.held(h.seatIds(), h.until());
+          armHoldTimer(Duration.ZERO);
+          return Effect().noReply();
+        })
+        .onCommand(HoldGivenUp.class, (state, g) -> {
+          holdTimer.givenUp(g.seatIds());
+          armHoldTimer(Duration.ZERO);
+          return Effect().noReply();
+        })
+        .onCommand(LiveHolds.class, (state, l) -> {
+          holdTimer.live(l.seats(), l.until());
+          armHoldTimer(Duration.ZERO);
+          return Effect().noReply();
+        })
+        .onCommand(GetExpiry.class, (state, g) -> Effect().reply(g.replyTo(), new Expiry(holdTimer.expiredAt())))
+        .onCommand(ExpiryDue.class, (state, d) -> {
+          releaseDueHolds();
+          return Effect().noReply();
+        })
+        .onCommand(ExpiryAnswered.class, (state, a) -> {
+          onExpiryAnswered(a);
+          return Effect().noReply();
+        })
+        .build();
   }
 
-  private ReplyEffect<Event, State> onCommand(State state, Command command) {
-    if (command instanceof GetOrder g) {
-      Order o = state.byId(g.orderId());
-      return Effect().reply(g.replyTo(), o == null ? new Rejected("not_found", "no such order", List.of()) : outcome(o));
+  // ---- the hold timer: in memory, rules in HoldTimer ---------------------------------------
+
+  private static final String HOLD_TIMER = "hold-expiry";
+  /** Unanswered releases in a row after which the cart stops watching (lazy expiry still frees the seats). */
+  private static final int MAX_EXPIRY_UNANSWERED = 3;
+
+  /** Wakes at the earliest deadline known, not before {@code floor}, and after the recheck interval at the latest. */
+  private void armHoldTimer(Duration floor) {
+    if (checkingExpiry) return;
+    OptionalLong next = holdTimer.next();
+    if (next.isEmpty()) {
+      timers.cancel(HOLD_TIMER);
+      return;
     }
-    if (command instanceof Checkout c) return onCheckout(state, c);
-    if (command instanceof HoldsForCheckout h) return onHoldsForCheckout(state, h);
-    if (command instanceof Authorized a) return onAuthorized(state, a);
-    if (command instanceof AuthorizeFailed f) return onAuthorizeFailed(state, f);
-    if (command instanceof ConfirmAnswered c) return onConfirmAnswered(state, c);
-    if (command instanceof PaymentStepDone p) return onPaymentStepDone(state, p);
-    if (command instanceof WalletFiled w) {
-      Order o = state.byId(w.orderId());
-      if (!w.ok() || o == null || o.filed()) return retryLater(w.ok());
-      return Effect().persist(new OrderFiled(w.orderId())).thenNoReply();
-    }
-    if (command instanceof Resume) {
-      resumeAll(state);
-      return Effect().noReply();
-    }
-    return Effect().unhandled().thenNoReply();
+    long wait = Math.max(floor.toMillis(), next.getAsLong() - settings.clock().millis());
+    wait = Math.max(0, Math.min(wait, settings.holdRecheck().toMillis()));
+    timers.startSingleTimer(HOLD_TIMER, new ExpiryDue(), Duration.ofMillis(wait));
   }
 
-  private static EventInventory.Rejected unavailable() {
-    return new EventInventory.Rejected("unavailable", "the event did not answer in time", List.of());
+  private void releaseDueHolds() {
+    if (checkingExpiry) return;
+    Optional<HoldTimer.Due> due = holdTimer.due(settings.clock().millis());
+    if (due.isEmpty()) {
+      armHoldTimer(Duration.ZERO);
+      return;
+    }
+    checkingExpiry = true;
+    HoldTimer.Due d = due.get();
+    context.ask(EventInventory.Reply.class, settings.inventories().apply(eventId), settings.askTimeout(),
+        ref -> new EventInventory.ReleaseExpired(accountId, d.seats(), d.deadline(), ref),
+        (reply, error) -> reply instanceof EventInventory.ExpiryChecked c
+            ? new ExpiryAnswered(d.seats(), d.deadline(), true, c.released(), c.gone(), seatIdsOf(c.holds()),
+                c.holds().holdExpiresAt())
+            : new ExpiryAnswered(d.seats(), d.deadline(), false, List.of(), List.of(), List.of(), 0));
   }
 
-  private static Reply refusal(EventInventory.Reply reply) {
-    if (reply instanceof EventInventory.Rejected r) return new Rejected(r.code(), r.message(), r.seatIds());
-    return new Rejected("unavailable", "unexpected answer from the event", List.of());
+  private void onExpiryAnswered(ExpiryAnswered a) {
+    checkingExpiry = false;
+    if (!a.answered()) {
+      if (++expiryUnanswered >= MAX_EXPIRY_UNANSWERED) {
+        holdTimer.forget();
+        expiryUnanswered = 0;
+      }
+      armHoldTimer(settings.retryMax());
+      return;
+    }
+    expiryUnanswered = 0;
+    if (!a.released().isEmpty()) settings.metrics().seatsReleasedByTimer(eventId, a.released().size());
+    holdTimer.checked(new HoldTimer.Due(a.dueSeats(), a.dueDeadline()), a.released(), a.gone(), a.live(), a.liveUntil());
+    // Not at once again: seats still live past their deadline mean the event's clock is behind ours.
+    armHoldTimer(settings.retryMin());
   }
 
-  // ---- checkout --------------------------------------------------------------------------
-
-  private ReplyEffect<Event, State> onCheckout(State state, Checkout c) {
-    Order existing = state.byKey(c.idempotencyKey());
-    if (existing != null) {
-      if (isAnswered(existing)) return Effect().reply(c.replyTo(), outcome(existing));
-      waiting.computeIfAbsent(existing.orderId(), k -> new ArrayList<>()).add(c.replyTo());
-      // The fan asks again: carry the checkout on now rather than at the next backed-off retry.
-      resumeAll(state);
-      return Effect().noReply();
-    }
-    if (state.running() != null) {
-      return Effect().reply(c.replyTo(), new Rejected("checkout_in_progress", "another checkout of this cart is under way", List.of()));
-    }
+  private void lookUpLiveHolds() {
     context.ask(EventInventory.Reply.class, settings.inventories().apply(eventId), settings.askTimeout(),
         ref -> new EventInventory.GetHolds(accountId, ref),
-        (reply, error) -> new HoldsForCheckout(c.idempotencyKey(), c.paymentToken(), reply != null ? reply : unavailable(), c.replyTo()));
-    return Effect().noReply();
+        (reply, error) -> reply instanceof EventInventory.Holds h
+            ? new LiveHolds(seatIdsOf(h), h.holdExpiresAt())
+            : new LiveHolds(List.of(), 0));
   }
 
-  private ReplyEffect<Event, State> onHoldsForCheckout(State state, HoldsForCheckout h) {
-    Order existing = state.byKey(h.key());
-    if (existing != null || state.running() != null) {
-      // Two checkouts raced through the look-up of holds: the first one won.
-      return onCheckout(state, new Checkout(h.key(), h.paymentToken(), h.replyTo()));
+  private static List<String> seatIdsOf(EventInventory.Holds holds) {
+    return holds.seats().stream().map(SeatPrice::seatId).toList();
+  }
+
+  /** Stores the decision's events, then carries out its actions and replies to {@code asker} if an answer is due. */
+  private ReplyEffect<Event, State> follow(Decision decision, ActorRef<Reply> asker) {
+    EffectBuilder<Event, State> effect = decision.events().isEmpty()
+        ? Effect().none()
+        : Effect().persist(decision.events().stream().map(e -> e.accept(TO_JOURNAL)).toList());
+    EffectBuilder<Event, State> then = effect.thenRun(state -> carryOut(decision.actions(), asker));
+    return decision.reply().isPresent()
+        ? then.thenReply(asker, state -> reply(decision.reply().get()))
+        : then.thenNoReply();
+  }
+
+  private void carryOut(List<Action> actions, ActorRef<Reply> asker) {
+    Hands hands = new Hands(asker);
+    actions.forEach(a -> a.accept(hands));
+  }
+
+  /** Carries out the saga's actions; {@code asker} is the fan whose command it decided, if any. */
+  private final class Hands implements Action.Visitor {
+    private final ActorRef<Reply> asker;
+
+    Hands(ActorRef<Reply> asker) {
+      this.asker = asker;
     }
-    if (!(h.holds() instanceof EventInventory.Holds holds)) return Effect().reply(h.replyTo(), refusal(h.holds()));
-    if (holds.seats().isEmpty()) {
-      return Effect().reply(h.replyTo(), new Rejected("hold_expired", "nothing is held in this cart; holds end at their deadline", List.of()));
+
+    @Override
+    public void lookUpHolds(Action.LookUpHolds a) {
+      context.ask(EventInventory.Reply.class, settings.inventories().apply(eventId), settings.askTimeout(),
+          ref -> new EventInventory.GetHolds(accountId, ref),
+          (reply, error) -> new HoldsForCheckout(a.key(), a.paymentToken(), inventoryAnswer(reply), asker));
     }
-    long amount = holds.seats().stream().mapToLong(SeatPrice::priceCents).sum();
-    String orderId = eventId + "." + accountId + "." + (state.orders().size() + 1);
-    waiting.computeIfAbsent(orderId, k -> new ArrayList<>()).add(h.replyTo());
-    CheckoutStarted started = new CheckoutStarted(h.key(), orderId, holds.seats(), amount, h.paymentToken(),
-        settings.clock().millis());
-    return Effect().persist(started).thenRun(s -> authorize(s.byId(orderId))).thenNoReply();
-  }
 
-  private void authorize(Order o) {
-    context.pipeToSelf(settings.payments().authorize(o.orderId() + ":authorize", o.paymentToken(), o.amountCents()),
-        (result, error) -> {
-          if (result instanceof PaymentGateway.Authorized a) return new Authorized(o.orderId(), a.authorizationId());
-          if (result instanceof PaymentGateway.Declined d) return new AuthorizeFailed(o.orderId(), d.reason());
-          return new AuthorizeFailed(o.orderId(), null);
-        });
-  }
-
-  private ReplyEffect<Event, State> onAuthorized(State state, Authorized a) {
-    Order o = state.byId(a.orderId());
-    if (o == null || o.step() != Step.STARTED) return Effect().noReply();
-    return Effect().persist(new PaymentAuthorized(a.orderId(), a.authorizationId()))
-        .thenRun(s -> confirm(s.byId(a.orderId())))
-        .thenNoReply();
-  }
-
-  private ReplyEffect<Event, State> onAuthorizeFailed(State state, AuthorizeFailed f) {
-    Order o = state.byId(f.orderId());
-    if (o == null || o.step() != Step.STARTED) return Effect().noReply();
-    if (f.declinedReason() != null) {
-      return Effect().persist(new PaymentDeclined(f.orderId(), f.declinedReason()))
-          .thenRun(s -> answer(s.byId(f.orderId())))
-          .thenNoReply();
+    @Override
+    public void waitForAnswer(Action.WaitForAnswer a) {
+      waiting.computeIfAbsent(a.orderId(), k -> new ArrayList<>()).add(asker);
     }
-    // The processor did not answer: the authorization may or may not exist. Void it by its key
-    // and tell the fan to try again; the checkout path never retries on its own.
-    return Effect().persist(new CheckoutFailed(f.orderId(), "payment_unavailable"))
-        .thenRun(s -> {
-          answer(s.byId(f.orderId()));
-          voidAuthorization(s.byId(f.orderId()));
-        })
-        .thenNoReply();
-  }
 
-  private void confirm(Order o) {
-    List<String> seatIds = o.seats().stream().map(SeatPrice::seatId).toList();
-    context.ask(EventInventory.Reply.class, settings.inventories().apply(eventId), settings.askTimeout(),
-        ref -> new EventInventory.Confirm(accountId, o.orderId(), seatIds, ref),
-        (reply, error) -> new ConfirmAnswered(o.orderId(), reply != null ? reply : unavailable()));
-  }
-
-  private ReplyEffect<Event, State> onConfirmAnswered(State state, ConfirmAnswered c) {
-    Order o = state.byId(c.orderId());
-    if (o == null || o.step() != Step.AUTHORIZED) return Effect().noReply();
-    if (c.reply() instanceof EventInventory.Confirmed confirmed) {
-      List<Ticket> tickets = new ArrayList<>();
-      for (SeatPrice seat : confirmed.seats()) {
-        tickets.add(new Ticket(o.orderId() + "." + seat.seatId(), eventId, seat.seatId(), o.orderId(),
-            settings.barcodes().issue(eventId, seat.seatId(), o.orderId())));
-      }
-      return Effect().persist(new SaleRecorded(o.orderId(), tickets))
-          .thenRun(s -> {
-            Order sold = s.byId(o.orderId());
-            answer(sold);
-            capture(sold);
-            file(sold);
-            // Bought: the fan's place frees its active-shopper slot for the next fan in line.
-            settings.checkedOut().accept(eventId, accountId);
-          })
-          .thenNoReply();
+    @Override
+    public void answerWaiting(Action.AnswerWaiting a) {
+      List<ActorRef<Reply>> refs = waiting.remove(a.orderId());
+      if (refs == null) return;
+      Reply reply = reply(a.answer());
+      refs.forEach(r -> r.tell(reply));
     }
-    if (c.reply() instanceof EventInventory.Rejected r && !r.code().equals("unavailable") && !r.code().equals("busy")) {
-      return Effect().persist(new CheckoutFailed(o.orderId(), "hold_expired"))
-          .thenRun(s -> {
-            answer(s.byId(o.orderId()));
-            voidAuthorization(s.byId(o.orderId()));
-          })
-          .thenNoReply();
+
+    @Override
+    public void authorize(Action.Authorize a) {
+      context.pipeToSelf(settings.payments().authorize(a.idempotencyKey(), a.paymentToken(), a.amountCents()),
+          (result, error) -> new AuthorizeAnswered(a.orderId(), paymentAnswer(result)));
     }
-    // No answer: the sale may have been recorded. Confirming again is idempotent by order id.
-    return retryLater(false);
-  }
 
-  private void capture(Order o) {
-    context.pipeToSelf(settings.payments().capture(o.orderId() + ":capture", o.authorizationId(), o.amountCents()),
-        (ok, error) -> new PaymentStepDone(o.orderId(), Step.CAPTURED, error == null));
-  }
-
-  private void voidAuthorization(Order o) {
-    context.pipeToSelf(settings.payments().voidAuthorization(o.orderId() + ":void", o.authorizationId(), o.orderId() + ":authorize"),
-        (ok, error) -> new PaymentStepDone(o.orderId(), Step.VOIDED, error == null));
-  }
-
-  private void file(Order o) {
-    context.ask(TicketWallet.Filed.class, settings.wallets().apply(accountId), settings.askTimeout(),
-        ref -> new TicketWallet.FileOrder(o.orderId(), o.tickets(), ref),
-        (filed, error) -> new WalletFiled(o.orderId(), error == null));
-  }
-
-  private ReplyEffect<Event, State> onPaymentStepDone(State state, PaymentStepDone p) {
-    Order o = state.byId(p.orderId());
-    if (o == null) return Effect().noReply();
-    if (!p.ok()) return retryLater(false);
-    retryDelay = settings.retryMin();
-    if (p.step() == Step.CAPTURED && o.step() == Step.SOLD) {
-      return Effect().persist(new PaymentCaptured(o.orderId())).thenNoReply();
+    @Override
+    public void confirm(Action.Confirm a) {
+      context.ask(EventInventory.Reply.class, settings.inventories().apply(eventId), settings.askTimeout(),
+          ref -> new EventInventory.Confirm(accountId, a.orderId(), a.seatIds(), ref),
+          (reply, error) -> new ConfirmAnswered(a.orderId(), inventoryAnswer(reply)));
     }
-    if (p.step() == Step.VOIDED && o.step() == Step.VOIDING) {
-      return Effect().persist(new PaymentVoided(o.orderId())).thenNoReply();
-    }
-    return Effect().noReply();
-  }
 
-  /** Schedules one more pass over unfinished work, backing off while steps keep failing. */
-  private ReplyEffect<Event, State> retryLater(boolean succeeded) {
-    if (!succeeded) {
-      timers.startSingleTimer("resume", new Resume(), retryDelay);
-      retryDelay = retryDelay.multipliedBy(2).compareTo(settings.retryMax()) > 0 ? settings.retryMax() : retryDelay.multipliedBy(2);
+    @Override
+    public void capture(Action.Capture a) {
+      context.pipeToSelf(settings.payments().capture(a.idempotencyKey(), a.authorizationId(), a.amountCents()),
+          (ok, error) -> new CaptureDone(a.orderId(), error == null));
     }
-    return Effect().noReply();
-  }
 
-  /** Carries every unfinished checkout one step on: after recovery, or when a retry is due. */
-  private void resumeAll(State state) {
-    for (Order o : state.orders()) {
-      switch (o.step()) {
-        case STARTED -> authorize(o);
-        case AUTHORIZED -> confirm(o);
-        case SOLD -> {
-          capture(o);
-          if (!o.filed()) file(o);
-        }
-        case CAPTURED -> {
-          if (!o.filed()) file(o);
-        }
-        case VOIDING -> voidAuthorization(o);
-        default -> { }
-      }
+    @Override
+    public void voidAuthorization(Action.VoidAuthorization a) {
+      context.pipeToSelf(settings.payments().voidAuthorization(a.idempotencyKey(), a.authorizationId(), a.authorizeKey()),
+          (ok, error) -> new VoidDone(a.orderId(), error == null));
+    }
+
+    @Override
+    public void fileTickets(Action.FileTickets a) {
+      context.ask(TicketWallet.Filed.class, settings.wallets().apply(accountId), settings.askTimeout(),
+          ref -> new TicketWallet.FileOrder(a.orderId(), a.tickets(), ref),
+          (filed, error) -> new WalletFiled(a.orderId(), error == null));
+    }
+
+    @Override
+    public void checkedOut(Action.CheckedOut a) {
+      settings.checkedOut().accept(eventId, accountId);
+    }
+
+    @Override
+    public void retryLater(Action.RetryLater a) {
+      timers.startSingleTimer("resume", new Resume(), backoff.delay());
+      backoff = backoff.next();
+    }
+
+    @Override
+    public void resetBackoff(Action.ResetBackoff a) {
+      backoff = backoff.reset();
     }
   }
 
-  private static boolean isAnswered(Order o) {
-    return o.step() != Step.STARTED && o.step() != Step.AUTHORIZED;
+  // ---- translations between the saga's terms and the cart's neighbours' -------------------
+
+  private static InventoryAnswer inventoryAnswer(EventInventory.Reply reply) {
+    if (reply == null) return new InventoryAnswer.NoAnswer();
+    if (reply instanceof EventInventory.Holds h) return new InventoryAnswer.Holds(priced(h.seats()));
+    if (reply instanceof EventInventory.Confirmed c) return new InventoryAnswer.Confirmed(priced(c.seats()));
+    if (reply instanceof EventInventory.Rejected r) return new InventoryAnswer.Refused(r.code(), r.message(), r.seatIds());
+    return new InventoryAnswer.Unexpected();
   }
 
-  private void answer(Order o) {
-    List<ActorRef<Reply>> refs = waiting.remove(o.orderId());
-    if (refs == null) return;
-    Reply reply = outcome(o);
-    refs.forEach(r -> r.tell(reply));
+  private static PaymentAnswer paymentAnswer(PaymentGateway.AuthResult result) {
+    if (result instanceof PaymentGateway.Authorized a) return new PaymentAnswer.Authorized(a.authorizationId());
+    if (result instanceof PaymentGateway.Declined d) return new PaymentAnswer.Declined(d.reason());
+    return new PaymentAnswer.NoAnswer();
   }
 
-  private Reply outcome(Order o) {
-    return switch (o.step()) {
-      case SOLD, CAPTURED -> new OrderView(o.orderId(), eventId, "paid", o.amountCents(), o.tickets());
-      case DECLINED -> new Rejected("payment_declined", "the card was declined; the seats stay held until their deadline", List.of());
-      case VOIDING, VOIDED -> "payment_unavailable".equals(o.failure())
-          ? new Rejected("unavailable", "the payment processor did not answer; nothing was charged, try again", List.of())
-          : new Rejected("hold_expired", "the hold expired before the sale; nothing was charged", List.of());
-      default -> new OrderView(o.orderId(), eventId, "pending", o.amountCents(), List.of());
-    };
+  private static Reply reply(Answer answer) {
+    if (answer instanceof Answer.Placed p) {
+      return new OrderView(p.orderId(), p.eventId(), p.status().code(), p.amountCents(), p.tickets());
+    }
+    Answer.Refused r = (Answer.Refused) answer;
+    return new Rejected(r.code(), r.message(), r.seatIds());
   }
+
+  private static List<PricedSeat> priced(List<SeatPrice> seats) {
+    return seats.stream().map(s -> new PricedSeat(s.seatId(), s.priceCents())).toList();
+  }
+
+  // ---- the journal: the saga's events under the cart's stored names, and back -------------
+
+  private static final CheckoutEvent.Visitor<Event> TO_JOURNAL = new CheckoutEvent.Visitor<>() {
+    public Event started(CheckoutEvent.Started e) {
+      List<SeatPrice> seats = e.seats().stream().map(s -> new SeatPrice(s.seatId(), s.priceCents())).toList();
+      return new CheckoutStarted(e.key(), e.orderId(), seats, e.amountCents(), e.paymentToken(), e.at());
+    }
+
+    public Event authorized(CheckoutEvent.Authorized e) {
+      return new PaymentAuthorized(e.orderId(), e.authorizationId());
+    }
+
+    public Event declined(CheckoutEvent.Declined e) {
+      return new PaymentDeclined(e.orderId(), e.reason());
+    }
+
+    public Event sold(CheckoutEvent.Sold e) {
+      return new SaleRecorded(e.orderId(), e.tickets());
+    }
+
+    public Event captured(CheckoutEvent.Captured e) {
+      return new PaymentCaptured(e.orderId());
+    }
+
+    public Event failed(CheckoutEvent.Failed e) {
+      return new CheckoutFailed(e.orderId(), e.failure().code());
+    }
+
+    public Event voided(CheckoutEvent.Voided e) {
+      return new PaymentVoided(e.orderId());
+    }
+
+    public Event filed(CheckoutEvent.Filed e) {
+      return new OrderFiled(e.orderId());
+    }
+  };
 
   @Override
   public EventHandler<State, Event> eventHandler() {
-    return (state, event) -> {
-      if (event instanceof CheckoutStarted e) {
-        return state.add(new Order(e.key(), e.orderId(), e.seats(), e.amountCents(), e.paymentToken(), Step.STARTED,
-            null, List.of(), null, false));
-      }
-      if (event instanceof PaymentAuthorized e) {
-        Order o = state.byId(e.orderId());
-        return state.replace(new Order(o.key(), o.orderId(), o.seats(), o.amountCents(), o.paymentToken(), Step.AUTHORIZED,
-            e.authorizationId(), o.tickets(), null, false));
-      }
-      if (event instanceof PaymentDeclined e) {
-        Order o = state.byId(e.orderId());
-        return state.replace(new Order(o.key(), o.orderId(), o.seats(), o.amountCents(), o.paymentToken(), Step.DECLINED,
-            null, List.of(), "payment_declined", false));
-      }
-      if (event instanceof SaleRecorded e) {
-        Order o = state.byId(e.orderId());
-        return state.replace(new Order(o.key(), o.orderId(), o.seats(), o.amountCents(), o.paymentToken(), Step.SOLD,
-            o.authorizationId(), e.tickets(), null, false));
-      }
-      if (event instanceof PaymentCaptured e) return state.replace(state.byId(e.orderId()).with(Step.CAPTURED));
-      if (event instanceof CheckoutFailed e) {
-        Order o = state.byId(e.orderId());
-        return state.replace(new Order(o.key(), o.orderId(), o.seats(), o.amountCents(), o.paymentToken(), Step.VOIDING,
-            o.authorizationId(), List.of(), e.failure(), false));
-      }
-      if (event instanceof PaymentVoided e) return state.replace(state.byId(e.orderId()).with(Step.VOIDED));
-      OrderFiled e = (OrderFiled) event;
-      Order o = state.byId(e.orderId());
-      return state.replace(new Order(o.key(), o.orderId(), o.seats(), o.amountCents(), o.paymentToken(), o.step(),
-          o.authorizationId(), o.tickets(), o.failure(), true));
-    };
+    return newEventHandlerBuilder().forAnyState()
+        .onEvent(CheckoutStarted.class, (state, e) -> evolve(state, new CheckoutEvent.Started(e.key(), e.orderId(),
+            priced(e.seats()), e.amountCents(), e.paymentToken(), e.at())))
+        .onEvent(PaymentAuthorized.class, (state, e) -> evolve(state, new CheckoutEvent.Authorized(e.orderId(), e.authorizationId())))
+        .onEvent(PaymentDeclined.class, (state, e) -> evolve(state, new CheckoutEvent.Declined(e.orderId(), e.reason())))
+        .onEvent(SaleRecorded.class, (state, e) -> evolve(state, new CheckoutEvent.Sold(e.orderId(), e.tickets())))
+        .onEvent(PaymentCaptured.class, (state, e) -> evolve(state, new CheckoutEvent.Captured(e.orderId())))
+        .onEvent(CheckoutFailed.class, (state, e) -> evolve(state, new CheckoutEvent.Failed(e.orderId(), Failure.ofCode(e.failure()))))
+        .onEvent(PaymentVoided.class, (state, e) -> evolve(state, new CheckoutEvent.Voided(e.orderId())))
+        .onEvent(OrderFiled.class, (state, e) -> evolve(state, new CheckoutEvent.Filed(e.orderId())))
+        .build();
+  }
+
+  private static State evolve(State state, CheckoutEvent event) {
+    return new State(state.checkouts().apply(event).orders());
   }
 }

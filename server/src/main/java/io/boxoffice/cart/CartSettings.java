@@ -13,7 +13,11 @@ import org.apache.pekko.actor.typed.RecipientRef;
 /**
  * What a {@link Cart} needs around it: clock, processor, barcode signer, where inventories and
  * wallets are, and whom to tell that a fan has bought ({@code checkedOut(eventId, accountId)}:
- * the fan's place in line stops counting as an active shopper).
+ * the fan's place in line stops counting as an active shopper). The hold timer wakes at the
+ * earliest deadline the cart knows of, or after {@code holdRecheck} at the latest to read the
+ * clock again (a clock that moved, a deadline heard late); it asks a seat's release only
+ * {@code holdReleaseGrace} after the deadline (see {@link io.boxoffice.cart.domain.HoldTimer});
+ * {@code metrics} counts its releases.
  */
 public record CartSettings(
     Clock clock,
@@ -24,7 +28,24 @@ public record CartSettings(
     Duration askTimeout,
     Duration retryMin,
     Duration retryMax,
-    BiConsumer<String, String> checkedOut) {
+    BiConsumer<String, String> checkedOut,
+    Duration holdRecheck,
+    Duration holdReleaseGrace,
+    ShopMetrics metrics) {
+
+  /** The hold timer's defaults: a look at the clock every 30 s, releases counted nowhere. */
+  public CartSettings(Clock clock, PaymentGateway payments, Barcode barcodes,
+                      Function<String, RecipientRef<EventInventory.Command>> inventories,
+                      Function<String, RecipientRef<TicketWallet.Command>> wallets,
+                      Duration askTimeout, Duration retryMin, Duration retryMax, BiConsumer<String, String> checkedOut) {
+    this(clock, payments, barcodes, inventories, wallets, askTimeout, retryMin, retryMax, checkedOut,
+        Duration.ofSeconds(30), Duration.ZERO, ShopMetrics.NONE);
+  }
+
+  public CartSettings withHoldTimer(Duration recheck, Duration releaseGrace, ShopMetrics counts) {
+    return new CartSettings(clock, payments, barcodes, inventories, wallets, askTimeout, retryMin, retryMax, checkedOut,
+        recheck, releaseGrace, counts);
+  }
 
   /** Nobody to tell of a purchase (an event without a waiting room, or a test of the cart alone). */
   public CartSettings(Clock clock, PaymentGateway payments, Barcode barcodes,

@@ -1,92 +1,121 @@
 package io.boxoffice.cart;
 
+import io.boxoffice.common.ReadSide;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.HashMap;
-import java.util.Map;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.RecipientRef;
 import org.apache.pekko.actor.typed.SupervisorStrategy;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
-import org.apache.pekko.cluster.sharding.typed.javadsl.ClusterSharding;
+import org.apache.pekko.cluster.sharding.typed.ClusterShardingSettings;
+import org.apache.pekko.cluster.sharding.typed.ShardedDaemonProcessSettings;
+import org.apache.pekko.cluster.sharding.typed.javadsl.ShardedDaemonProcess;
 import org.apache.pekko.cluster.typed.ClusterSingleton;
 import org.apache.pekko.cluster.typed.ClusterSingletonSettings;
 import org.apache.pekko.cluster.typed.SingletonActor;
 import org.apache.pekko.persistence.jdbc.query.javadsl.JdbcReadJournal;
-import org.apache.pekko.persistence.query.EventEnvelope;
 import org.apache.pekko.persistence.query.Offset;
-import org.apache.pekko.persistence.query.PersistenceQuery;
-import org.apache.pekko.persistence.query.Sequence;
-import org.apache.pekko.stream.Materializer;
+import org.apache.pekko.projection.ProjectionBehavior;
+import org.apache.pekko.projection.ProjectionId;
+import org.apache.pekko.projection.eventsourced.EventEnvelope;
+import org.apache.pekko.projection.eventsourced.javadsl.EventSourcedProvider;
+import org.apache.pekko.projection.javadsl.GroupedProjection;
+import org.apache.pekko.projection.jdbc.javadsl.JdbcProjection;
 
 /**
  * Finds checkouts that a crash left half done and wakes their carts, which then finish or void
  * what they started. A cart comes back by itself only when its fan calls again; a fan who
- * closed the tab would leave an authorization (or an uncaptured sale) behind. One per cluster
- * (a singleton on the inventory nodes), it reads the carts' tagged journal events, keeps the
- * checkouts that have not reached an end, and sends those open longer than the grace period a
- * {@link Cart.Resume}.
+ * closed the tab would leave an authorization (or an uncaptured sale) behind.
+ *
+ * <p>Projections of the carts' tagged events, one per slice tag spread over the inventory nodes,
+ * keep the checkouts not yet at an end in a table ({@link PendingCheckouts}), saving their offsets
+ * with it: a projection that restarts, here or on another node, resumes from its offset and the
+ * table still holds every unfinished checkout. One sweeper per cluster (a singleton on the
+ * inventory nodes) reads that table and sends those open longer than the grace period a
+ * {@link Cart.Resume}; neither its start nor a sweep reads the journal.
  */
 public final class CheckoutRecovery {
-  public static final String TAG = "checkout";
+  /**
+   * Frozen: the number of slices is in the tag of every stored cart event. More slices would
+   * need a reader for each old tag, as {@link #LEGACY_TAG} has.
+   */
+  public static final int SLICES = 4;
+  /**
+   * The one tag cart events carried before slices. Still read, from its stored offset: a stored
+   * journal keeps it, and nodes of the previous version write it during a rolling upgrade. Once
+   * no node writes it, its projection only costs, at each of its starts, one query spanning the
+   * journal written since its last event. Drop it from {@link #TAGS} then, once its stored offset
+   * has reached {@code SELECT max(event_id) FROM event_tag WHERE tag = 'checkout'}.
+   */
+  static final String LEGACY_TAG = "checkout";
+  /** Frozen: the projections' offsets are stored under this name, one key per tag. */
+  static final String PROJECTION = "checkout-recovery";
 
   private CheckoutRecovery() {}
+
+  /** The tag of every event of the cart {@code cartEntityId}: its slice. */
+  public static String tagFor(String cartEntityId) {
+    return LEGACY_TAG + "-" + Math.floorMod(cartEntityId.hashCode(), SLICES);
+  }
+
+  /** Every tag a cart event carries or carried: one per slice, and the legacy tag. */
+  static final List<String> TAGS = Stream.concat(
+      IntStream.range(0, SLICES).mapToObj(slice -> LEGACY_TAG + "-" + slice), Stream.of(LEGACY_TAG)).toList();
 
   sealed interface Command {}
 
   private record Sweep() implements Command {}
 
-  /** What one read of the tag found: checkouts opened (when), and end marks per checkout. */
-  private record Swept(long offset, Map<String, Long> opened, Map<String, Integer> ends) implements Command {}
-
-  private static final int CAPTURED = 1;
-  private static final int FILED = 2;
-  private static final int ENDED = 4;
+  private record Swept(List<PendingCheckouts.Stalled> stalled) implements Command {}
 
   private record SweepFailed(String reason) implements Command {}
 
-  public static void init(ActorSystem<?> system, Clock clock, Duration interval, Duration grace) {
+  /** Starts the projections and the sweeper (on inventory nodes); {@code carts} finds a cart by entity id. */
+  public static void init(ActorSystem<?> system, ReadSide readSide, Clock clock, Duration interval, Duration grace,
+                          Function<String, RecipientRef<Cart.Command>> carts) {
+    ShardedDaemonProcess.get(system).init(ProjectionBehavior.Command.class, PROJECTION, TAGS.size(),
+        i -> ProjectionBehavior.create(projection(system, readSide, TAGS.get(i))),
+        ShardedDaemonProcessSettings.create(system)
+            .withShardingSettings(ClusterShardingSettings.create(system).withRole("inventory")),
+        Optional.of(ProjectionBehavior.stopMessage()));
     ClusterSingleton.get(system).init(SingletonActor.of(
-            Behaviors.supervise(create(clock, interval, grace)).onFailure(SupervisorStrategy.restart()), "checkout-recovery")
+            Behaviors.supervise(sweeper(readSide, clock, interval, grace, carts)).onFailure(SupervisorStrategy.restart()),
+            "checkout-recovery")
         .withSettings(ClusterSingletonSettings.create(system).withRole("inventory")));
   }
 
-  static Behavior<Command> create(Clock clock, Duration interval, Duration grace) {
+  /** The projection of one tag into the table of pending checkouts; groups and backoff from {@code pekko.projection}. */
+  static GroupedProjection<Offset, EventEnvelope<Cart.Event>> projection(ActorSystem<?> system, ReadSide readSide, String tag) {
+    return JdbcProjection.groupedWithin(ProjectionId.of(PROJECTION, tag),
+        EventSourcedProvider.<Cart.Event>eventsByTag(system, JdbcReadJournal.Identifier(), tag),
+        readSide::session, PendingCheckouts::new, system);
+  }
+
+  /** Every {@code interval}, wakes the carts of checkouts open for longer than {@code grace}. */
+  static Behavior<Command> sweeper(ReadSide readSide, Clock clock, Duration interval, Duration grace,
+                                   Function<String, RecipientRef<Cart.Command>> carts) {
     return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> {
-      JdbcReadJournal journal = PersistenceQuery.get(ctx.getSystem())
-          .getReadJournalFor(JdbcReadJournal.class, JdbcReadJournal.Identifier());
-      Materializer materializer = Materializer.matFromSystem(ctx.getSystem());
-      ClusterSharding sharding = ClusterSharding.get(ctx.getSystem());
-      Map<String, Long> open = new HashMap<>();
-      Map<String, Integer> ends = new HashMap<>();
-      long[] offset = {0};
       ctx.getSelf().tell(new Sweep());
       return Behaviors.<Command>receive(Command.class)
           .onMessage(Sweep.class, s -> {
-            ctx.pipeToSelf(
-                journal.currentEventsByTag(TAG, Offset.sequence(offset[0]))
-                    .runFold(new Swept(offset[0], new HashMap<>(), new HashMap<>()),
-                        CheckoutRecovery::fold, materializer),
-                (swept, error) -> swept != null ? swept : new SweepFailed(String.valueOf(error)));
+            long startedBefore = clock.millis() - grace.toMillis();
+            ctx.pipeToSelf(readSide.transact(c -> PendingCheckouts.stalled(c, startedBefore)),
+                (stalled, error) -> stalled != null ? new Swept(stalled) : new SweepFailed(String.valueOf(error)));
             return Behaviors.same();
           })
           .onMessage(Swept.class, swept -> {
-            offset[0] = swept.offset();
-            swept.opened().forEach(open::putIfAbsent);
-            swept.ends().forEach((key, bits) -> ends.merge(key, bits, (a, b) -> a | b));
-            ends.entrySet().removeIf(e -> {
-              boolean done = (e.getValue() & ENDED) != 0 || (e.getValue() & (CAPTURED | FILED)) == (CAPTURED | FILED);
-              if (done) open.remove(e.getKey());
-              return done;
-            });
-            long stalledBefore = clock.millis() - grace.toMillis();
-            open.forEach((key, since) -> {
-              if (since <= stalledBefore) {
-                String entityId = key.substring(0, key.indexOf('#'));
-                ctx.getLog().info("waking cart {}: a checkout has been open since {}", entityId, java.time.Instant.ofEpochMilli(since));
-                sharding.entityRefFor(Cart.ENTITY_TYPE_KEY, entityId).tell(new Cart.Resume());
-              }
-            });
+            for (PendingCheckouts.Stalled s : swept.stalled()) {
+              ctx.getLog().info("waking cart {}: checkout {} has been open since {}", s.cartId(), s.orderId(),
+                  Instant.ofEpochMilli(s.startedAt()));
+              carts.apply(s.cartId()).tell(new Cart.Resume());
+            }
             timers.startSingleTimer(new Sweep(), interval);
             return Behaviors.same();
           })
@@ -97,24 +126,5 @@ public final class CheckoutRecovery {
           })
           .build();
     }));
-  }
-
-  /** Folds one cart event into the sweep: which checkouts opened, which reached an end. */
-  private static Swept fold(Swept acc, EventEnvelope envelope) {
-    String entityId = envelope.persistenceId().substring(envelope.persistenceId().indexOf('|') + 1);
-    long offset = envelope.offset() instanceof Sequence seq ? Math.max(acc.offset(), seq.value()) : acc.offset();
-    Object event = envelope.event();
-    if (event instanceof Cart.CheckoutStarted s) {
-      acc.opened().put(entityId + "#" + s.orderId(), envelope.timestamp());
-    } else if (event instanceof Cart.PaymentDeclined d) {
-      acc.ends().merge(entityId + "#" + d.orderId(), ENDED, (a, b) -> a | b);
-    } else if (event instanceof Cart.PaymentVoided v) {
-      acc.ends().merge(entityId + "#" + v.orderId(), ENDED, (a, b) -> a | b);
-    } else if (event instanceof Cart.PaymentCaptured c) {
-      acc.ends().merge(entityId + "#" + c.orderId(), CAPTURED, (a, b) -> a | b);
-    } else if (event instanceof Cart.OrderFiled f) {
-      acc.ends().merge(entityId + "#" + f.orderId(), FILED, (a, b) -> a | b);
-    }
-    return new Swept(offset, acc.opened(), acc.ends());
   }
 }

@@ -43,7 +43,9 @@ import org.apache.pekko.pattern.AskTimeoutException;
 /**
  * The admitted fan's shop under {@code /api/events/{eventId}}: seat map and availability from
  * this node's memory; holds, releases and the cart straight from the event's inventory (the
- * one writer of its seats); checkout through the fan's {@link Cart}.
+ * one writer of its seats); checkout through the fan's {@link Cart}. After answering a hold or
+ * a release the edge tells the fan's cart (fire and forget), which keeps the hold timer: the
+ * reply never waits for the cart, and the single writer of a hot event spends nothing on it.
  */
 public final class ShopRoutes extends AllDirectives {
 
@@ -92,8 +94,7 @@ public final class ShopRoutes extends AllDirectives {
       return identity.account(account -> admission.admitted(eventId, account, pass -> concat(
           path("seatmap", () -> get(() -> read(eventId, () -> seatMap(eventId)))),
           path("availability", () -> get(() -> read(eventId, () -> availability(eventId)))),
-          path("cart", () -> get(() -> read(eventId,
-              () -> askInventory(eventId, r -> new EventInventory.GetHolds(account, r), this::holdsView)))),
+          path("cart", () -> get(() -> read(eventId, () -> cartView(eventId, account)))),
           path(segment("cart").slash("holds"), () -> post(() -> bulkheads.guard(eventId, Bulkhead.Priority.HOLD,
               () -> api.body(HoldRequest.class, r -> hold(eventId, account, pass, r))))),
           path(segment("cart").slash("holds").slash(segment()), seatId -> delete(() -> bulkheads.guard(eventId,
@@ -141,7 +142,7 @@ public final class ShopRoutes extends AllDirectives {
       if (new HashSet<>(r.seats()).size() != r.seats().size()) throw ApiError.badRequest("a seat is named twice");
       List<String> seats = List.copyOf(r.seats());
       String requestId = newRequestId();
-      return holdUntil(eventId, ref -> new EventInventory.HoldSeats(account, seats, pass, requestId, ref));
+      return holdUntil(eventId, account, ref -> new EventInventory.HoldSeats(account, seats, pass, requestId, ref));
     }
     BestRequest b = r.best();
     if (b.quantity() == null || b.quantity() < 1 || b.quantity() > EventDefinition.MAX_SEATS_PER_ACCOUNT) {
@@ -150,7 +151,7 @@ public final class ShopRoutes extends AllDirectives {
     if (b.maxPriceCents() != null && b.maxPriceCents() < 0) throw ApiError.badRequest("best.maxPriceCents must not be negative");
     if (b.zone() != null && (b.zone().isEmpty() || b.zone().length() > 32)) throw ApiError.badRequest("best.zone must be 1-32 characters");
     String requestId = newRequestId();
-    return holdUntil(eventId,
+    return holdUntil(eventId, account,
         ref -> new EventInventory.HoldBest(account, b.quantity(), b.maxPriceCents(), b.zone(), pass, requestId, ref));
   }
 
@@ -160,13 +161,13 @@ public final class ShopRoutes extends AllDirectives {
    * handed over, and the request id makes the inventory answer a repeated ask with the hold it
    * already made instead of holding more.
    */
-  private Route holdUntil(String eventId,
+  private Route holdUntil(String eventId, String account,
                           Function<org.apache.pekko.actor.typed.ActorRef<EventInventory.Reply>, EventInventory.Command> message) {
     RecipientRef<EventInventory.Command> inventory = inventories.apply(eventId);
     CompletionStage<EventInventory.Reply> reply = askUntil(
         timeout -> AskPattern.<EventInventory.Command, EventInventory.Reply>ask(inventory, message::apply, timeout, scheduler),
         r -> false, System.nanoTime() + retryDeadline.toNanos());
-    return inventoryResponse(reply, r -> held(eventId, r));
+    return inventoryResponse(reply, r -> held(eventId, account, r));
   }
 
   private static String newRequestId() {
@@ -175,8 +176,12 @@ public final class ShopRoutes extends AllDirectives {
 
   private Route release(String eventId, String account, String seatId) {
     if (seatId.length() > 100) throw ApiError.badRequest("no such seat");
-    return askInventory(eventId, ref -> new EventInventory.Release(account, List.of(seatId), ref),
-        v -> HttpResponse.create().withStatus(204));
+    return askInventory(eventId, ref -> new EventInventory.Release(account, List.of(seatId), ref), v -> {
+      if (v instanceof EventInventory.Released r && !r.seatIds().isEmpty()) {
+        carts.apply(Cart.entityId(eventId, account)).tell(new Cart.HoldGivenUp(r.seatIds()));
+      }
+      return HttpResponse.create().withStatus(204);
+    });
   }
 
   private Route checkout(String eventId, String account) {
@@ -259,13 +264,46 @@ public final class ShopRoutes extends AllDirectives {
     }));
   }
 
-  private HttpResponse held(String eventId, EventInventory.Reply reply) {
-    if (reply instanceof EventInventory.Held h) metrics.seatsHeld(eventId, h.seats().size());
-    return holdsView(reply);
+  private HttpResponse held(String eventId, String account, EventInventory.Reply reply) {
+    HttpResponse response = holdsView(reply, 0);
+    if (reply instanceof EventInventory.Held h) {
+      metrics.seatsHeld(eventId, h.seats().size());
+      List<String> seatIds = h.seats().stream().map(SeatPrice::seatId).toList();
+      carts.apply(Cart.entityId(eventId, account)).tell(new Cart.HoldPlaced(seatIds, h.holdExpiresAt()));
+    }
+    return response;
   }
 
-  /** {@code {"seats":[{"seatId","priceCents"}],"holdExpiresAt"}} for a new hold or the whole cart. */
-  private HttpResponse holdsView(EventInventory.Reply reply) {
+  /** How long an empty cart's view waits for the cart's word on expiry: a nicety, not worth a slow page. */
+  private static final Duration EXPIRY_WAIT = Duration.ofMillis(500);
+
+  private static Duration min(Duration a, Duration b) {
+    return a.compareTo(b) <= 0 ? a : b;
+  }
+
+  /**
+   * The fan's holds from the inventory; when nothing is held, the cart's word on when the last
+   * hold ran out (asked only then, and left out if the cart does not answer in time).
+   */
+  private Route cartView(String eventId, String account) {
+    CompletionStage<EventInventory.Reply> holds = AskPattern.ask(inventories.apply(eventId),
+        r -> new EventInventory.GetHolds(account, r), api.askTimeout(), scheduler);
+    return api.respond(holds.thenCompose(r -> {
+      if (r instanceof EventInventory.Rejected rejected) {
+        return CompletableFuture.completedFuture(api.error(Refusals.toApiError(rejected.code(), rejected.message(), rejected.seatIds())));
+      }
+      if (!(r instanceof EventInventory.Holds h) || !h.seats().isEmpty()) return CompletableFuture.completedFuture(holdsView(r, 0));
+      return AskPattern.<Cart.Command, Cart.Reply>ask(carts.apply(Cart.entityId(eventId, account)), Cart.GetExpiry::new,
+              min(api.askTimeout(), EXPIRY_WAIT), scheduler)
+          .handle((e, error) -> holdsView(r, e instanceof Cart.Expiry x ? x.expiredAt() : 0));
+    }));
+  }
+
+  /**
+   * {@code {"seats":[{"seatId","priceCents"}],"holdExpiresAt"}} for a new hold or the whole cart,
+   * and {@code "expired":{"at"}} when the fan's last hold ran out at {@code expiredAt} (not 0).
+   */
+  private HttpResponse holdsView(EventInventory.Reply reply, long expiredAt) {
     List<SeatPrice> seats;
     long until;
     if (reply instanceof EventInventory.Held h) {
@@ -279,6 +317,7 @@ public final class ShopRoutes extends AllDirectives {
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("seats", seats.stream().map(ShopRoutes::seatJson).toList());
     body.put("holdExpiresAt", until == 0 ? null : Instant.ofEpochMilli(until).toString());
+    if (expiredAt != 0) body.put("expired", Map.of("at", Instant.ofEpochMilli(expiredAt).toString()));
     return api.json(200, body);
   }
 

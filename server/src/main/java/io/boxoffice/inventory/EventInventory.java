@@ -45,8 +45,19 @@ public final class EventInventory
   /** Commands to the inventory of one event. */
   public sealed interface Command extends CborSerializable {}
 
+  /** A command that someone waits on: it is always answered, {@code not_found} before the event exists. */
+  public sealed interface Asks extends Command {
+    ActorRef<Reply> replyTo();
+  }
+
+  /**
+   * A command that may change seats: it waits in the buffer and is decided with the next batch,
+   * answered once that batch is written.
+   */
+  public sealed interface SeatChange extends Asks {}
+
   /** Sets the event up once; replies {@link Created} or {@link Rejected} {@code event_exists}. */
-  public record Create(EventDefinition definition, ActorRef<Reply> replyTo) implements Command {}
+  public record Create(EventDefinition definition, ActorRef<Reply> replyTo) implements Asks {}
 
   /**
    * The fan's queue token and client network prefix, carried with a hold so the inventory checks
@@ -55,7 +66,7 @@ public final class EventInventory
   public record QueuePass(String token, String prefix) implements CborSerializable {}
 
   /** A hold: asked again with the same {@code requestId}, it answers the first ask's hold instead of holding more. */
-  public sealed interface Hold extends Command {
+  public sealed interface Hold extends SeatChange {
     String account();
     QueuePass pass();
     String requestId();
@@ -86,31 +97,40 @@ public final class EventInventory
   }
 
   /** From now on every hold needs a queue pass of an admitted fan (the event has an on-sale); replies {@link Created}. */
-  public record RequireAdmission(ActorRef<Reply> replyTo) implements Command {}
+  public record RequireAdmission(ActorRef<Reply> replyTo) implements Asks {}
 
   /** An explicit open sale: holds need no queue pass from now on (until admission is required again); replies {@link Created}. */
-  public record WaiveAdmission(ActorRef<Reply> replyTo) implements Command {}
+  public record WaiveAdmission(ActorRef<Reply> replyTo) implements Asks {}
 
   /** Gives back the account's holds on these seats (all of them when null); replies {@link Released}. */
-  public record Release(String account, List<String> seatIds, ActorRef<Reply> replyTo) implements Command {}
+  public record Release(String account, List<String> seatIds, ActorRef<Reply> replyTo) implements SeatChange {}
+
+  /**
+   * The cart's timer: gives back the account's holds on these seats whose deadline is at or
+   * before {@code deadline} and has passed by the event's clock (never a hold extended or made
+   * again since, never a sold seat), decided ahead of the batch's lazy expiry and written with
+   * it; replies {@link ExpiryChecked}.
+   */
+  public record ReleaseExpired(String account, List<String> seatIds, long deadline, ActorRef<Reply> replyTo)
+      implements SeatChange {}
 
   /** Turns the account's live holds on these seats into a sale; replies {@link Confirmed} or {@link Rejected} {@code hold_expired}. */
-  public record Confirm(String account, String orderId, List<String> seatIds, ActorRef<Reply> replyTo) implements Command {}
+  public record Confirm(String account, String orderId, List<String> seatIds, ActorRef<Reply> replyTo) implements SeatChange {}
 
   /** Admits the ticket of a seat sold under the order once; replies {@link Admitted}, {@link AlreadyScanned} or {@link Rejected} {@code invalid}. */
-  public record Scan(String seatId, String orderId, ActorRef<Reply> replyTo) implements Command {}
+  public record Scan(String seatId, String orderId, ActorRef<Reply> replyTo) implements SeatChange {}
 
   /** Replies {@link Holds}: the account's live holds. */
-  public record GetHolds(String account, ActorRef<Reply> replyTo) implements Command {}
+  public record GetHolds(String account, ActorRef<Reply> replyTo) implements Asks {}
 
   /** Replies {@link Availability}: the 2-bit snapshot, produced at most once per interval. */
-  public record GetAvailability(ActorRef<Reply> replyTo) implements Command {}
+  public record GetAvailability(ActorRef<Reply> replyTo) implements Asks {}
 
   /** Replies {@link Definition} or {@link Rejected} {@code not_found}. */
-  public record GetDefinition(ActorRef<Reply> replyTo) implements Command {}
+  public record GetDefinition(ActorRef<Reply> replyTo) implements Asks {}
 
   /** Replies {@link Stats}. */
-  public record GetStats(ActorRef<Reply> replyTo) implements Command {}
+  public record GetStats(ActorRef<Reply> replyTo) implements Asks {}
 
   /** Internal: decide and persist the buffered commands. */
   public record Flush() implements Command {}
@@ -134,6 +154,13 @@ public final class EventInventory
   public record Released(List<String> seatIds) implements Reply {}
 
   public record Confirmed(String orderId, List<SeatPrice> seats) implements Reply {}
+  /**
+   * The answer to {@link ReleaseExpired}: {@code released} now by it, {@code gone} the named seats
+   * the account no longer held nor bought (lapsed in an earlier batch, released, or taken since),
+   * and {@code holds} the account's live holds after it.
+   */
+  public record ExpiryChecked(List<String> released, List<String> gone, Holds holds) implements Reply {}
+
 
   public record Admitted(String seatId) implements Reply {}
 
@@ -255,7 +282,7 @@ public final class EventInventory
   private final ActorContext<Command> context;
   private final InventorySettings settings;
   private final RandomGenerator random;
-  private final List<Command> pending = new ArrayList<>();
+  private final List<SeatChange> pending = new ArrayList<>();
   private boolean flushScheduled;
   private Availability availability;
   /**
@@ -358,126 +385,129 @@ public final class EventInventory
 
   @Override
   public CommandHandlerWithReply<Command, Event, State> commandHandler() {
-    return (state, command) -> state instanceof Active a ? onActive(a, command) : onEmpty(command);
+    var builder = newCommandHandlerWithReplyBuilder();
+    builder.forStateType(Empty.class)
+        .onCommand(Create.class, (state, c) -> Effect().persist(new EventCreated(c.definition()))
+            .thenReply(c.replyTo(), s -> new Created(c.definition().eventId())))
+        .onCommand(Asks.class, (state, c) -> Effect().reply(c.replyTo(), new Rejected("not_found", "no such event", List.of())))
+        .onAnyCommand((state, c) -> Effect().noReply());
+    builder.forStateType(Active.class)
+        .onCommand(Flush.class, (state, c) -> onFlush(state))
+        .onCommand(SeatChange.class, this::onSeatChange)
+        .onCommand(GetHolds.class, (state, g) -> {
+          long now = settings.clock().millis();
+          // Holds whose fault time is not given yet are read as if it were (the next write gives it).
+          return Effect().reply(g.replyTo(), holdsOf(state.book, g.account(), now, pendingFaultCredit(now)));
+        })
+        .onCommand(GetAvailability.class, this::onGetAvailability)
+        .onCommand(GetStats.class, (state, g) -> {
+          long now = settings.clock().millis();
+          int[] c = state.book.counts(now - pendingFaultCredit(now));
+          return Effect().reply(g.replyTo(), new Stats(c[0], c[1], c[2], state.book.orderCount()));
+        })
+        .onCommand(GetDefinition.class, (state, g) -> Effect().reply(g.replyTo(), new Definition(state.definition)))
+        .onCommand(Heartbeat.class, (state, c) -> onHeartbeat(state))
+        .onCommand(CompensateOutage.class, this::onCompensateOutage)
+        .onCommand(Create.class, (state, c) ->
+            Effect().reply(c.replyTo(), new Rejected("event_exists", "the event exists already", List.of())))
+        .onCommand(RequireAdmission.class, (state, r) -> {
+          Created created = new Created(state.definition.eventId());
+          if (state.admissionRequired) return Effect().reply(r.replyTo(), created);
+          return Effect().persist(new AdmissionRequired()).thenReply(r.replyTo(), s -> created);
+        })
+        .onCommand(WaiveAdmission.class, (state, w) -> {
+          Created created = new Created(state.definition.eventId());
+          if (!state.admissionRequired) return Effect().reply(w.replyTo(), created);
+          return Effect().persist(new AdmissionWaived()).thenReply(w.replyTo(), s -> created);
+        });
+    return builder.build();
   }
 
   @Override
   public EventHandler<State, Event> eventHandler() {
-    return (state, event) -> {
-      if (event instanceof EventCreated c) {
-        EventDefinition d = c.definition();
-        return new Active(d, new SeatBook(SeatMap.compile(d.venue()), d.prices(), d.maxSeatsPerAccount()), 0, false, 0,
-            new RecentHolds(RECENT_HOLDS));
-      }
-      Active a = (Active) state;
-      if (event instanceof AdmissionRequired) {
-        a.admissionRequired = true;
-        return a;
-      }
-      if (event instanceof AdmissionWaived) {
-        a.admissionRequired = false;
-        return a;
-      }
-      if (event instanceof Alive alive) {
-        a.aliveAt = Math.max(a.aliveAt, alive.at());
-        return a;
-      }
-      if (event instanceof HoldsExtended x) {
-        a.book.extendHolds(x.downSince(), x.forMillis());
-        a.aliveAt = Math.max(a.aliveAt, x.downSince() + x.forMillis());
-        return a;
-      }
-      BatchDecided b = (BatchDecided) event;
-      // A live batch was applied when it was decided; only recovery applies it here.
-      a.aliveAt = Math.max(a.aliveAt, b.at());
-      if (b.batch() <= a.batch) return a;
-      if (b.faultMillis() > 0) a.book.extendHolds(b.at() - b.faultMillis(), b.faultMillis());
-      a.book.expireUpTo(b.at());
-      for (Decision d : b.decisions()) a.apply(d);
-      a.batch = b.batch();
-      return a;
-    };
+    var builder = newEventHandlerBuilder();
+    builder.forStateType(Empty.class).onEvent(EventCreated.class, (state, c) -> {
+      EventDefinition d = c.definition();
+      return new Active(d, new SeatBook(SeatMap.compile(d.venue()), d.prices(), d.maxSeatsPerAccount()), 0, false, 0,
+          new RecentHolds(RECENT_HOLDS));
+    });
+    builder.forStateType(Active.class)
+        .onEvent(BatchDecided.class, (a, b) -> {
+          // A live batch was applied when it was decided; only recovery applies it here.
+          a.aliveAt = Math.max(a.aliveAt, b.at());
+          if (b.batch() <= a.batch) return a;
+          if (b.faultMillis() > 0) a.book.extendHolds(b.at() - b.faultMillis(), b.faultMillis());
+          a.book.expireUpTo(b.at());
+          for (Decision d : b.decisions()) a.apply(d);
+          a.batch = b.batch();
+          return a;
+        })
+        .onEvent(Alive.class, (a, alive) -> {
+          a.aliveAt = Math.max(a.aliveAt, alive.at());
+          return a;
+        })
+        .onEvent(HoldsExtended.class, (a, x) -> {
+          a.book.extendHolds(x.downSince(), x.forMillis());
+          a.aliveAt = Math.max(a.aliveAt, x.downSince() + x.forMillis());
+          return a;
+        })
+        .onEvent(AdmissionRequired.class, (a, r) -> {
+          a.admissionRequired = true;
+          return a;
+        })
+        .onEvent(AdmissionWaived.class, (a, w) -> {
+          a.admissionRequired = false;
+          return a;
+        });
+    return builder.build();
   }
 
-  private ReplyEffect<Event, State> onEmpty(Command command) {
-    if (command instanceof Create c) {
-      return Effect().persist(new EventCreated(c.definition()))
-          .thenReply(c.replyTo(), s -> new Created(c.definition().eventId()));
+  /** A seat change waits for the next batch; a hold first shows its admission (once the event requires it). */
+  private ReplyEffect<Event, State> onSeatChange(Active state, SeatChange command) {
+    if (state.admissionRequired && command instanceof Hold hold && !admitted(state, hold)) {
+      return Effect().reply(command.replyTo(), new Rejected("not_admitted", "this fan has not been admitted from the queue", List.of()));
     }
-    ActorRef<Reply> replyTo = replyToOf(command);
-    if (replyTo == null) return Effect().noReply();
-    return Effect().reply(replyTo, new Rejected("not_found", "no such event", List.of()));
+    if (pending.size() >= settings.maxPending()) {
+      return Effect().reply(command.replyTo(), new Rejected("busy", "the event is busy, try again", List.of()));
+    }
+    pending.add(command);
+    if (!flushScheduled) {
+      flushScheduled = true;
+      context.getSelf().tell(new Flush());
+    }
+    return Effect().noReply();
   }
 
-  private ReplyEffect<Event, State> onActive(Active state, Command command) {
-    if (command instanceof Flush) return onFlush(state);
-    if (command instanceof CompensateOutage c) {
-      if (state.aliveAt > c.downSince()) return Effect().noReply();
-      // Logged here, not on recovery: the entity's MDC (eventId) is set for commands only.
-      context.getLog().info("holds live at {} get {} ms back after the event was unavailable", c.downSince(), c.forMillis());
-      return Effect().persist(new HoldsExtended(c.downSince(), c.forMillis())).thenNoReply();
-    }
-    if (command instanceof Heartbeat) {
-      long now = settings.clock().millis();
-      long credit = takeFaultCredit(now);
-      if (credit > 0 && state.book.hasLiveHolds(now - credit)) {
-        return Effect().persist(new HoldsExtended(now - credit, credit)).thenNoReply();
-      }
-      if (!state.book.hasLiveHolds(now) || now - state.aliveAt < settings.heartbeat().toMillis()) return Effect().noReply();
-      return Effect().persist(new Alive(now)).thenNoReply();
-    }
-    if (command instanceof Create c) {
-      return Effect().reply(c.replyTo(), new Rejected("event_exists", "the event exists already", List.of()));
-    }
-    if (command instanceof RequireAdmission r) {
-      Created created = new Created(state.definition.eventId());
-      if (state.admissionRequired) return Effect().reply(r.replyTo(), created);
-      return Effect().persist(new AdmissionRequired()).thenReply(r.replyTo(), s -> created);
-    }
-    if (command instanceof WaiveAdmission w) {
-      Created created = new Created(state.definition.eventId());
-      if (!state.admissionRequired) return Effect().reply(w.replyTo(), created);
-      return Effect().persist(new AdmissionWaived()).thenReply(w.replyTo(), s -> created);
-    }
-    if (state.admissionRequired && !admitted(state, command)) {
-      return Effect().reply(replyToOf(command), new Rejected("not_admitted", "this fan has not been admitted from the queue", List.of()));
-    }
-    if (command instanceof HoldSeats || command instanceof HoldBest || command instanceof Release
-        || command instanceof Confirm || command instanceof Scan) {
-      if (pending.size() >= settings.maxPending()) {
-        return Effect().reply(replyToOf(command), new Rejected("busy", "the event is busy, try again", List.of()));
-      }
-      pending.add(command);
-      if (!flushScheduled) {
-        flushScheduled = true;
-        context.getSelf().tell(new Flush());
-      }
-      return Effect().noReply();
-    }
+  private ReplyEffect<Event, State> onGetAvailability(Active state, GetAvailability g) {
     long now = settings.clock().millis();
-    // Holds whose fault time is not given yet are read as if it were (the next write gives it).
-    long credit = pendingFaultCredit(now);
-    if (command instanceof GetHolds g) return Effect().reply(g.replyTo(), holdsOf(state.book, g.account(), now, credit));
-    if (command instanceof GetDefinition g) return Effect().reply(g.replyTo(), new Definition(state.definition));
-    if (command instanceof GetStats g) {
-      int[] c = state.book.counts(now - credit);
-      return Effect().reply(g.replyTo(), new Stats(c[0], c[1], c[2], state.book.orderCount()));
+    if (availability == null || now - availability.version() >= settings.availabilityInterval().toMillis()) {
+      availability = new Availability(now, state.book.availabilityBits(now - pendingFaultCredit(now)));
     }
-    if (command instanceof GetAvailability g) {
-      if (availability == null || now - availability.version() >= settings.availabilityInterval().toMillis()) {
-        availability = new Availability(now, state.book.availabilityBits(now - credit));
-      }
-      return Effect().reply(g.replyTo(), availability);
+    return Effect().reply(g.replyTo(), availability);
+  }
+
+  private ReplyEffect<Event, State> onHeartbeat(Active state) {
+    long now = settings.clock().millis();
+    long credit = takeFaultCredit(now);
+    if (credit > 0 && state.book.hasLiveHolds(now - credit)) {
+      return Effect().persist(new HoldsExtended(now - credit, credit)).thenNoReply();
     }
-    return Effect().unhandled().thenNoReply();
+    if (!state.book.hasLiveHolds(now) || now - state.aliveAt < settings.heartbeat().toMillis()) return Effect().noReply();
+    return Effect().persist(new Alive(now)).thenNoReply();
+  }
+
+  private ReplyEffect<Event, State> onCompensateOutage(Active state, CompensateOutage c) {
+    if (state.aliveAt > c.downSince()) return Effect().noReply();
+    // Logged here, not on recovery: the entity's MDC (eventId) is set for commands only.
+    context.getLog().info("holds live at {} get {} ms back after the event was unavailable", c.downSince(), c.forMillis());
+    return Effect().persist(new HoldsExtended(c.downSince(), c.forMillis())).thenNoReply();
   }
 
   /**
    * The origin's own check of a hold's admission, as the edge made it: a queue token of this
    * event, account and network prefix, signed by a live key, admitted and inside its window.
    */
-  private boolean admitted(Active state, Command command) {
-    if (!(command instanceof Hold hold)) return true;
+  private boolean admitted(Active state, Hold hold) {
     QueuePass pass = hold.pass();
     String account = hold.account();
     if (pass == null || settings.queueTokens() == null) return false;
@@ -489,7 +519,7 @@ public final class EventInventory
     flushScheduled = false;
     if (pending.isEmpty()) return Effect().noReply();
     int n = Math.min(pending.size(), settings.maxBatch());
-    List<Command> batch = new ArrayList<>(pending.subList(0, n));
+    List<SeatChange> batch = new ArrayList<>(pending.subList(0, n));
     pending.subList(0, n).clear();
     if (!pending.isEmpty()) {
       flushScheduled = true;
@@ -501,15 +531,31 @@ public final class EventInventory
     long credit = takeFaultCredit(now);
     long faultMillis = credit > 0 && book.hasLiveHolds(now - credit) ? credit : 0;
     if (faultMillis > 0) book.extendHolds(now - faultMillis, faultMillis);
-    book.expireUpTo(now);
     List<Decision> decisions = new ArrayList<>();
     List<Runnable> replies = new ArrayList<>(batch.size());
-    for (Command command : batch) {
+    // The carts' timers first: lazy expiry below would free the same seats without saying whose
+    // they were. Replay frees them by expiry and finds these releases already done: same book.
+    for (SeatChange command : batch) {
+      if (!(command instanceof ReleaseExpired r)) continue;
+      SeatBook.Outcome outcome = book.releaseExpired(r.account(), r.seatIds(), r.deadline(), now);
+      List<String> released = List.of();
+      if (outcome instanceof SeatBook.Accepted accepted) {
+        state.apply(accepted.decision());
+        decisions.add(accepted.decision());
+        released = seatIds(book, ((Decision.Released) accepted.decision()).seats());
+      }
+      List<String> gone = new ArrayList<>(book.notHeldBy(r.account(), r.seatIds()));
+      gone.removeAll(released);
+      Reply reply = new ExpiryChecked(released, List.copyOf(gone), holdsOf(book, r.account(), now, 0));
+      replies.add(() -> r.replyTo().tell(reply));
+    }
+    book.expireUpTo(now);
+    for (SeatChange command : batch) {
+      if (command instanceof ReleaseExpired) continue;
       Decision.Held earlier = command instanceof Hold h ? state.recentHolds.find(h.account(), h.requestId()) : null;
       if (earlier != null) {
         Reply again = heldAgain(book, earlier, now);
-        ActorRef<Reply> replyTo = replyToOf(command);
-        replies.add(() -> replyTo.tell(again));
+        replies.add(() -> command.replyTo().tell(again));
         continue;
       }
       SeatBook.Outcome outcome = decide(state, command, now);
@@ -522,8 +568,7 @@ public final class EventInventory
         decisions.add(decision);
       }
       Reply reply = replyFor(state, command, outcome);
-      ActorRef<Reply> replyTo = replyToOf(command);
-      replies.add(() -> replyTo.tell(reply));
+      replies.add(() -> command.replyTo().tell(reply));
     }
     if (decisions.isEmpty() && faultMillis == 0) {
       return Effect().none().thenRun(s -> replies.forEach(Runnable::run)).thenNoReply();
@@ -539,7 +584,7 @@ public final class EventInventory
         .thenNoReply();
   }
 
-  private SeatBook.Outcome decide(Active state, Command command, long now) {
+  private SeatBook.Outcome decide(Active state, SeatChange command, long now) {
     SeatBook book = state.book;
     if (command instanceof HoldSeats h) return book.hold(h.account(), h.seatIds(), now, deadline(state, now));
     if (command instanceof HoldBest h) {
@@ -575,7 +620,7 @@ public final class EventInventory
     return now + state.definition.holdSeconds() * 1000L + (jitterMs == 0 ? 0 : random.nextLong(jitterMs + 1));
   }
 
-  private static Reply replyFor(Active state, Command command, SeatBook.Outcome outcome) {
+  private static Reply replyFor(Active state, SeatChange command, SeatBook.Outcome outcome) {
     SeatBook book = state.book;
     if (outcome instanceof SeatBook.Accepted a) {
       Decision d = a.decision();
@@ -619,21 +664,5 @@ public final class EventInventory
     List<String> out = new ArrayList<>(seats.length);
     for (int s : seats) out.add(book.map().seatId(s));
     return out;
-  }
-
-  private static ActorRef<Reply> replyToOf(Command command) {
-    if (command instanceof Create c) return c.replyTo();
-    if (command instanceof RequireAdmission c) return c.replyTo();
-    if (command instanceof WaiveAdmission c) return c.replyTo();
-    if (command instanceof HoldSeats c) return c.replyTo();
-    if (command instanceof HoldBest c) return c.replyTo();
-    if (command instanceof Release c) return c.replyTo();
-    if (command instanceof Confirm c) return c.replyTo();
-    if (command instanceof Scan c) return c.replyTo();
-    if (command instanceof GetHolds c) return c.replyTo();
-    if (command instanceof GetAvailability c) return c.replyTo();
-    if (command instanceof GetDefinition c) return c.replyTo();
-    if (command instanceof GetStats c) return c.replyTo();
-    return null;
   }
 }

@@ -272,6 +272,38 @@ public final class SeatBook {
   }
 
   /**
+   * Give back the account's holds among these seats whose deadline is at or before both
+   * {@code deadline} and {@code now}: what the cart's timer asks once a hold it knows of has run
+   * out. A hold extended since (fault time) or made again runs past {@code deadline} and stays;
+   * a sold seat is not held and stays sold. Decide it before {@link #expireUpTo} of the same
+   * instant, which would otherwise have dropped the evidence that this account held the seat.
+   */
+  public Outcome releaseExpired(String account, List<String> seatIds, long deadline, long now) {
+    Integer a = accountIndex.get(account);
+    if (a == null) return new Unchanged();
+    long upTo = Math.min(deadline, now);
+    int[] seats = seatIds.stream().mapToInt(map::indexOf)
+        .filter(s -> s >= 0 && status[s] == HELD && owner[s] == a && until[s] <= upTo).distinct().sorted().toArray();
+    return seats.length == 0 ? new Unchanged() : new Accepted(new Decision.Released(account, seats));
+  }
+
+  /**
+   * Of these seats, those the account neither holds (live or lapsed) nor bought: given back by
+   * an earlier batch's lazy expiry or a release, or taken by someone else since.
+   */
+  public List<String> notHeldBy(String account, List<String> seatIds) {
+    Integer a = accountIndex.get(account);
+    List<String> out = new ArrayList<>();
+    for (String id : seatIds) {
+      int s = map.indexOf(id);
+      if (s < 0) continue;
+      boolean ours = a != null && owner[s] == a && (status[s] == HELD || status[s] == SOLD);
+      if (!ours) out.add(id);
+    }
+    return out;
+  }
+
+  /**
    * Turn the account's live holds on these seats into a sale under the order: only if every
    * seat is still held by this account and its deadline has not passed at {@code now}.
    */

@@ -1,6 +1,7 @@
 package io.boxoffice.queue;
 
 import io.boxoffice.edge.ApiError;
+import io.boxoffice.queue.domain.Phase;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
@@ -59,7 +60,7 @@ public final class Manifests {
 
   /** Remembers a manifest heard from the topic (only created events publish one). */
   public void remember(WaitingRoom.Manifest m) {
-    if (m.state().equals("unknown")) return;
+    if (m.state().equals(Phase.UNKNOWN.wire())) return;
     WaitingRoom.Manifest before = byEvent.putIfAbsent(m.eventId(), m);
     if (before == null) onNewEvent.accept(m.eventId());
     else byEvent.merge(m.eventId(), m, (old, next) -> next.updatedAt() >= old.updatedAt() ? next : old);

@@ -8,6 +8,9 @@ import io.boxoffice.edge.Bulkhead;
 import io.boxoffice.edge.BulkheadDirectives;
 import io.boxoffice.edge.FanContext;
 import io.boxoffice.edge.Identity;
+import io.boxoffice.queue.domain.JoinOutcome;
+import io.boxoffice.queue.domain.JoinPolicy;
+import io.boxoffice.queue.domain.Phase;
 import io.boxoffice.venue.VenueLayout;
 import java.time.Clock;
 import java.util.LinkedHashMap;
@@ -105,23 +108,17 @@ public final class QueueRoutes extends AllDirectives {
   private Route join(String eventId, String account, String prefix, JoinRequest r) {
     return onSuccess(manifests.current(eventId), m -> optionalCookie(QueueToken.cookieName(eventId), cookie -> {
       long now = clock.millis();
-      if (Standing.closed(m)) return complete(api.error(notOnSale()));
-      if (Standing.openSale(m)) return complete(api.json(200, Map.of("state", "admitted")));
-      if (now < m.lobbyOpensAt()) return complete(api.error(409, "not_open", "the lobby opens at " + java.time.Instant.ofEpochMilli(m.lobbyOpensAt())));
       // A valid token of this account that names a place keeps it without asking anyone.
       Optional<QueueToken.Claims> held = cookie.map(c -> tokens.verify(c.value(), eventId, account, prefix))
           .filter(v -> v instanceof QueueToken.Valid).map(v -> ((QueueToken.Valid) v).claims()).filter(c -> c.place() != 0);
-      if (held.isPresent()) return answer(held.get(), m, now);
-      if (m.presale() && (r.code() == null || !presale.valid(eventId, account, r.code()))) {
-        return complete(api.error(403, "bad_code", "a valid presale code for this account is required"));
-      }
-      if (m.powBits() > 0) {
-        ProofOfWork.Verdict verdict = r.pow() == null ? ProofOfWork.Verdict.MALFORMED
-            : pow.check(eventId, account, m.powBits(), r.pow().challenge(), r.pow().nonce());
-        if (verdict != ProofOfWork.Verdict.ACCEPTED) {
-          return complete(api.error(403, "bad_pow", "the proof of work was not accepted (" + verdict.name().toLowerCase() + ")"));
-        }
-      }
+      JoinPolicy.Facts facts = new JoinPolicy.Facts(Phase.fromWire(m.state()), Standing.openSale(m), m.lobbyOpensAt(),
+          held.isPresent(), m.presale(), r.code() != null, m.powBits(), r.pow() != null);
+      JoinOutcome outcome = JoinPolicy.decide(facts, now,
+          () -> presale.valid(eventId, account, r.code()),
+          () -> pow.check(eventId, account, m.powBits(), r.pow().challenge(), r.pow().nonce()));
+      if (outcome instanceof JoinOutcome.Refused refused) return complete(api.error(refusal(refused)));
+      if (outcome instanceof JoinOutcome.OpenSale) return complete(api.json(200, Map.of("state", "admitted")));
+      if (outcome instanceof JoinOutcome.KeepTokenPlace) return answer(held.get(), m, now);
       // Without a token (a new device, cleared cookies, another network): the account's one place, wherever it was taken.
       long nowSec = now / 1000;
       CompletionStage<QueueToken.Claims> claims = placeOf(eventId, account, m)
@@ -130,6 +127,19 @@ public final class QueueRoutes extends AllDirectives {
           ? answer(result.get(), m, now)
           : complete(api.failure(result.failed().get())));
     }));
+  }
+
+  /** The contract's error for a refused join: the one place where join refusals become HTTP. */
+  private static ApiError refusal(JoinOutcome.Refused refused) {
+    if (refused instanceof JoinOutcome.NotOnSale) return notOnSale();
+    if (refused instanceof JoinOutcome.NotOpen n) {
+      return new ApiError(409, "not_open", n.opensAt() == null ? "the lobby is not open yet" : "the lobby opens at " + n.opensAt());
+    }
+    if (refused instanceof JoinOutcome.BadCode) return new ApiError(403, "bad_code", "a valid presale code for this account is required");
+    if (refused instanceof JoinOutcome.BadPow b) {
+      return new ApiError(403, "bad_pow", "the proof of work was not accepted (" + b.verdict().name().toLowerCase() + ")");
+    }
+    return new ApiError(503, "unavailable", "the waiting room did not answer, try again");
   }
 
   /**
@@ -143,11 +153,10 @@ public final class QueueRoutes extends AllDirectives {
         ? AskPattern.ask(place, QueuePlace.JoinLobby::new, api.askTimeout(), scheduler)
         : AskPattern.ask(place, QueuePlace.Lookup::new, api.askTimeout(), scheduler);
     return kept.thenCompose(p -> {
-      if (p.holds()) return CompletableFuture.completedFuture(p.place() > 0 ? p.place() : Standing.lobbyToken(p.lobbyIndex()));
-      if (p.refusal() != null && !p.refusal().equals("started")) {
-        throw p.refusal().equals("not_open") ? new ApiError(409, "not_open", "the lobby is not open yet")
-            : p.refusal().equals("not_on_sale") ? notOnSale()
-            : new ApiError(503, "unavailable", "the waiting room did not answer, try again");
+      JoinOutcome outcome = JoinPolicy.afterAsking(p.holds(), p.refusal());
+      if (outcome instanceof JoinOutcome.Refused refused) throw refusal(refused);
+      if (outcome instanceof JoinOutcome.KeepAccountPlace) {
+        return CompletableFuture.completedFuture(p.place() > 0 ? p.place() : Standing.lobbyToken(p.lobbyIndex()));
       }
       // After the start (or a lobby entry given up): a place at the back of the line.
       return line.nextPlace(eventId)

@@ -1,5 +1,6 @@
 package io.boxoffice.queue;
 
+import io.boxoffice.queue.domain.Phase;
 import java.util.Arrays;
 
 /**
@@ -19,7 +20,7 @@ public record Standing(String state, long position, QueueToken.Claims claims, bo
 
   /** A defined event without an on-sale and not opened: nobody may join or shop. */
   public static boolean closed(WaitingRoom.Manifest m) {
-    return m.state().equals("closed");
+    return Phase.fromWire(m.state()) == Phase.CLOSED;
   }
 
   /** Marks a token place that is a lobby join index (tokens carry no negative numbers; later places never get near it). */
@@ -55,9 +56,9 @@ public record Standing(String state, long position, QueueToken.Claims claims, bo
       QueueToken.Claims admitted = c.admitted(admittedSec);
       return new Standing(tokens.admittedAndInWindow(admitted, nowSec) ? "admitted" : "closed", c.place(), admitted, true);
     }
-    String state = switch (m.state()) {
-      case "paused" -> "paused";
-      case "sold_out" -> "sold_out";
+    String state = switch (Phase.fromWire(m.state())) {
+      case PAUSED -> "paused";
+      case SOLD_OUT -> "sold_out";
       default -> "waiting";
     };
     return new Standing(state, c.place(), c, reissue);

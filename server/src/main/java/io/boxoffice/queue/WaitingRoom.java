@@ -3,13 +3,13 @@ package io.boxoffice.queue;
 import io.boxoffice.common.CborSerializable;
 import io.boxoffice.common.Supervision;
 import io.boxoffice.inventory.EventInventory;
-import java.util.ArrayDeque;
+import io.boxoffice.queue.domain.Refusal;
+import io.boxoffice.queue.domain.Room;
+import io.boxoffice.queue.domain.RoomState;
+import io.boxoffice.queue.domain.Seats;
 import java.util.ArrayList;
-import java.util.Deque;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
-import java.util.TreeSet;
+import java.util.function.LongFunction;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.Behavior;
@@ -31,7 +31,8 @@ import org.apache.pekko.persistence.typed.javadsl.RetentionCriteria;
  * ({@code admittedUpTo}), which a tick moves by {@link AdmissionControl}. It keeps no per-fan
  * state: a fan's place lives in the fan's signed queue token and follows from the lottery, so
  * the crowd never queues at this actor. Every tick it publishes a small {@link Manifest} that
- * each edge node keeps in memory.
+ * each edge node keeps in memory. The rules are a {@link Room}'s; this actor persists what it
+ * decides, replies and publishes.
  */
 public final class WaitingRoom
     extends EventSourcedBehaviorWithEnforcedReplies<WaitingRoom.Command, WaitingRoom.Event, WaitingRoom.State> {
@@ -153,10 +154,6 @@ public final class WaitingRoom
       return new State(null, false, 0, null, 0, 0, 0, 0, 0, 0L, null, null, false, false, List.of());
     }
 
-    boolean started() {
-      return salt != null;
-    }
-
     /** Events from before explicit creation were defined by their schedule. */
     boolean isDefined() {
       return Boolean.TRUE.equals(defined) || schedule != null || isOpen();
@@ -166,8 +163,10 @@ public final class WaitingRoom
       return Boolean.TRUE.equals(open);
     }
 
-    long reserved() {
-      return lobbyReservedUpTo == null ? 0 : lobbyReservedUpTo;
+    /** The record as the room's rules read it. */
+    RoomState recorded() {
+      return new RoomState(schedule, isDefined(), isOpen(), paused, lobby, salt, cohortSize,
+          lobbyReservedUpTo == null ? 0 : lobbyReservedUpTo, leasedUpTo, admittedUpTo, advancedAt, admissions);
     }
 
     State withSchedule(OnSaleSchedule s) {
@@ -231,44 +230,21 @@ public final class WaitingRoom
         }))));
   }
 
-  private static final long MAX_STEP_MS = 5_000;
-  /** Lobby join indices reserved per write. */
-  private static final long LOBBY_BLOCK = 1_000;
   /** Steps of the admission log a manifest carries. */
   private static final int MANIFEST_STEPS = 64;
 
   private final ActorContext<Command> context;
   private final String eventId;
   private final WaitingRoomSettings settings;
-  /** Lobby entries (joins minus leaves) counted since the last write. */
-  private long lobbyDelta;
-  /** The next lobby join index to give; 0 until this incarnation gives its first (then it starts after the reservation). */
-  private long nextLobbyIndex;
-  private long highestAssigned;
-  /** Lobby indices whose accounts left before the start: their places are released at the start. */
-  private final Set<Long> leftLobbyIndexes = new HashSet<>();
-  /** Places released by fans who left: never admitted to shop, not counted as active shoppers. */
-  private final TreeSet<Long> leftPlaces = new TreeSet<>();
-  /** Places whose fans bought: still admitted in their window, no longer counted as active shoppers. */
-  private final TreeSet<Long> boughtPlaces = new TreeSet<>();
-  /** Where the line stands between writes (the fraction earned and when it was last moved). */
-  private AdmissionControl.Line line;
-  private int seatsAvailable = -1;
-  private int seatsHeld = -1;
-  private int seatsSold;
-  /**
-   * Places admitted and shoppers who left, per second of admission, over the shopping window:
-   * {second, in, out}. Every admitted place counts as shopping until its window ends or it
-   * leaves, so the cap holds even for fans who have not arrived yet (a place nobody uses costs
-   * its window).
-   */
-  private final Deque<long[]> shoppers = new ArrayDeque<>();
+  /** The rules, and what the room keeps in memory between writes. */
+  private final Room room;
 
   private WaitingRoom(ActorContext<Command> context, String eventId, WaitingRoomSettings settings) {
     super(PersistenceId.of(ENTITY_TYPE_KEY.name(), eventId), Supervision.backoff());
     this.context = context;
     this.eventId = eventId;
     this.settings = settings;
+    this.room = new Room(settings.shoppingWindow(), Lottery::drawSalt);
   }
 
   @Override
@@ -292,187 +268,95 @@ public final class WaitingRoom
 
   @Override
   public CommandHandlerWithReply<Command, Event, State> commandHandler() {
-    return this::onCommand;
+    return newCommandHandlerWithReplyBuilder().forAnyState()
+        .onCommand(Tick.class, (state, t) -> onTick(state))
+        .onCommand(GetManifest.class, (state, g) -> Effect().reply(g.replyTo(), manifest(state, now())))
+        .onCommand(Define.class, this::onDefine)
+        .onCommand(OpenSale.class, (state, o) ->
+            ruled(room.openSale(state.recorded()), state, o.replyTo(), now -> List.of(new SaleOpened())))
+        .onCommand(SetSchedule.class, (state, s) -> ruled(room.schedule(state.recorded()), state, s.replyTo(),
+            now -> List.of(new ScheduleSet(s.schedule().notBefore(now)))))
+        .onCommand(ChangeRates.class, this::onChangeRates)
+        .onCommand(SetPaused.class, (state, p) ->
+            ruled(room.pause(state.recorded(), p.paused()), state, p.replyTo(), now -> List.of(new PausedChanged(p.paused()))))
+        .onCommand(TakeLobbyIndex.class, this::onTakeLobbyIndex)
+        .onCommand(LeasePlaces.class, this::onLeasePlaces)
+        .onCommand(LobbyReturned.class, (state, r) -> inMemory(() -> room.lobbyReturned(state.recorded(), r.lobbyIndex())))
+        .onCommand(Left.class, (state, l) -> inMemory(() -> room.left(state.recorded(), l.lobbyIndex(), l.place())))
+        .onCommand(Bought.class, (state, b) -> inMemory(() -> room.bought(state.recorded(), b.lobbyIndex(), b.place())))
+        .onCommand(PlacesAssigned.class, (state, a) -> inMemory(() -> room.placesAssigned(state.recorded(), a.highest())))
+        .onCommand(ShoppersLeft.class, (state, l) -> inMemory(() -> room.shoppersLeft(l.count(), now())))
+        .onCommand(SeatsCounted.class, (state, s) -> inMemory(() -> room.seatsCounted(new Seats(s.available(), s.held(), s.sold()))))
+        .build();
   }
 
-  private ReplyEffect<Event, State> onCommand(State state, Command command) {
-    long now = settings.clock().millis();
-    if (command instanceof Tick) return onTick(state, now);
-    if (command instanceof GetManifest g) return Effect().reply(g.replyTo(), manifest(state, now));
-    if (command instanceof Define d) {
-      if (state.isDefined()) return Effect().reply(d.replyTo(), new Rejected("event_exists", "an event with this id exists"));
-      List<Event> events = new ArrayList<>();
-      events.add(new EventDefined(d.name(), d.venueId()));
-      if (d.schedule() != null) events.add(new ScheduleSet(d.schedule().notBefore(now)));
-      return Effect().persist(events).thenRun(st -> publish(st, now)).thenReply(d.replyTo(), st -> manifest(st, now));
-    }
-    if (command instanceof OpenSale o) {
-      if (state.schedule() != null) {
-        return Effect().reply(o.replyTo(), new Rejected("already_scheduled", "the event has an on-sale schedule"));
-      }
-      if (state.isOpen()) return Effect().reply(o.replyTo(), manifest(state, now));
-      return Effect().persist(new SaleOpened()).thenRun(st -> publish(st, now)).thenReply(o.replyTo(), st -> manifest(st, now));
-    }
-    if (command instanceof SetSchedule s) {
-      if (state.started()) return Effect().reply(s.replyTo(), new Rejected("already_started", "the sale has started"));
-      OnSaleSchedule schedule = s.schedule().notBefore(now);
-      return Effect().persist(new ScheduleSet(schedule)).thenRun(st -> publish(st, now)).thenReply(s.replyTo(), st -> manifest(st, now));
-    }
-    if (command instanceof ChangeRates c) {
-      if (state.schedule() == null) return Effect().reply(c.replyTo(), new Rejected("not_found", "no on-sale is scheduled"));
+  private long now() {
+    return settings.clock().millis();
+  }
+
+  private ReplyEffect<Event, State> onDefine(State state, Define d) {
+    return ruled(room.define(state.recorded()), state, d.replyTo(), now -> d.schedule() == null
+        ? List.of(new EventDefined(d.name(), d.venueId()))
+        : List.of(new EventDefined(d.name(), d.venueId()), new ScheduleSet(d.schedule().notBefore(now))));
+  }
+
+  private ReplyEffect<Event, State> onChangeRates(State state, ChangeRates c) {
+    return ruled(room.changeRates(state.recorded()), state, c.replyTo(), now -> {
       OnSaleSchedule next = state.schedule().withRates(c.admissionPerMinute(), c.maxActiveShoppers());
-      return Effect().persist(new RatesChanged(next.admissionPerMinute(), next.maxActiveShoppers()))
-          .thenRun(st -> publish(st, now))
-          .thenReply(c.replyTo(), st -> manifest(st, now));
-    }
-    if (command instanceof SetPaused p) {
-      if (state.schedule() == null) return Effect().reply(p.replyTo(), new Rejected("not_found", "no on-sale is scheduled"));
-      if (state.paused() == p.paused()) return Effect().reply(p.replyTo(), manifest(state, now));
-      // Every edge node hears a change of schedule, rate or pause at once, not at the next tick.
-      return Effect().persist(new PausedChanged(p.paused())).thenRun(st -> publish(st, now)).thenReply(p.replyTo(), st -> manifest(st, now));
-    }
-    if (command instanceof TakeLobbyIndex t) return onTakeLobbyIndex(state, t, now);
-    if (command instanceof LobbyReturned r) {
-      if (!state.started() && leftLobbyIndexes.remove(r.lobbyIndex())) lobbyDelta++;
-      return Effect().noReply();
-    }
-    if (command instanceof Left l) {
-      onLeft(state, l);
-      return Effect().noReply();
-    }
-    if (command instanceof Bought b) {
-      long place = placeOf(state, b.lobbyIndex(), b.place());
-      if (state.started() && place > 0 && !leftPlaces.contains(place) && boughtPlaces.add(place)) stopCounting(state, place);
-      return Effect().noReply();
-    }
-    if (command instanceof LeasePlaces l) {
-      if (!state.started()) return Effect().reply(l.replyTo(), new Rejected("not_started", "the sale has not started"));
-      long from = state.leasedUpTo() + 1;
-      long to = state.leasedUpTo() + Math.max(1, Math.min(l.count(), 100_000));
-      return Effect().persist(new PlacesLeased(to)).thenReply(l.replyTo(), st -> new Leased(from, to));
-    }
-    if (command instanceof PlacesAssigned a) {
-      highestAssigned = Math.max(highestAssigned, Math.min(a.highest(), state.leasedUpTo()));
-      return Effect().noReply();
-    }
-    if (command instanceof ShoppersLeft l) {
-      bucket(now)[2] += Math.max(0, l.count());
-      return Effect().noReply();
-    }
-    if (command instanceof SeatsCounted s) {
-      seatsAvailable = s.available();
-      seatsHeld = s.held();
-      seatsSold = s.sold();
-      return Effect().noReply();
-    }
-    return Effect().unhandled().thenNoReply();
+      return List.of(new RatesChanged(next.admissionPerMinute(), next.maxActiveShoppers()));
+    });
   }
 
   /**
-   * Gives the next lobby join index: one per account (its {@link QueuePlace} asks once), in
-   * arrival order; the lottery makes arrival order irrelevant. Indices are reserved in blocks,
-   * so a write is needed once per {@link #LOBBY_BLOCK} accounts; after a restart the rest of
-   * the block is skipped (those indices become places nobody holds).
+   * The answer to a change of the record: the refusal, the manifest as it stands, or the
+   * manifest after the change ({@code events} at the time) is written. Every edge node hears a
+   * change of schedule, rate or pause at once, not at the next tick.
    */
-  private ReplyEffect<Event, State> onTakeLobbyIndex(State state, TakeLobbyIndex t, long now) {
-    OnSaleSchedule s = state.schedule();
-    if (s == null) return Effect().reply(t.replyTo(), new Rejected("not_on_sale", "the event has no on-sale"));
-    if (state.started()) return Effect().reply(t.replyTo(), new Rejected("started", "the sale has started"));
-    if (now < s.lobbyOpensAt()) return Effect().reply(t.replyTo(), new Rejected("not_open", "the lobby is not open yet"));
-    if (nextLobbyIndex == 0) nextLobbyIndex = state.reserved() + 1;
-    long index = nextLobbyIndex++;
-    lobbyDelta++;
-    if (index <= state.reserved()) return Effect().reply(t.replyTo(), new LobbyIndex(index));
-    return Effect().persist(new LobbyReserved(state.reserved() + LOBBY_BLOCK)).thenReply(t.replyTo(), st -> new LobbyIndex(index));
+  private ReplyEffect<Event, State> ruled(Room.Outcome outcome, State state, ActorRef<Reply> replyTo,
+                                          LongFunction<List<Event>> events) {
+    long now = now();
+    if (outcome instanceof Room.Refused r) return Effect().reply(replyTo, rejected(r.refusal()));
+    if (outcome instanceof Room.Unchanged) return Effect().reply(replyTo, manifest(state, now));
+    return Effect().persist(events.apply(now)).thenRun(st -> publish(st, now)).thenReply(replyTo, st -> manifest(st, now));
   }
 
-  /** The highest lobby index that may have been given. */
-  private long highestLobbyIndex(State state) {
-    return nextLobbyIndex > 0 ? nextLobbyIndex - 1 : state.reserved();
+  /** The lobby index is given at once while it is within the reservation; the next block is written first. */
+  private ReplyEffect<Event, State> onTakeLobbyIndex(State state, TakeLobbyIndex t) {
+    Room.Outcome outcome = room.takeLobbyIndex(state.recorded(), now());
+    if (outcome instanceof Room.Refused r) return Effect().reply(t.replyTo(), rejected(r.refusal()));
+    Room.LobbyIndexGiven given = (Room.LobbyIndexGiven) outcome;
+    LobbyIndex index = new LobbyIndex(given.index());
+    if (given.reserveUpTo() == 0) return Effect().reply(t.replyTo(), index);
+    return Effect().persist(new LobbyReserved(given.reserveUpTo())).thenReply(t.replyTo(), st -> index);
   }
 
-  /**
-   * A fan left: before the start the lobby shrinks (and the index's place is released at the
-   * start); after it, the place is released: never admitted to shop, and no longer counted as
-   * an active shopper if the line had reached it.
-   */
-  private void onLeft(State state, Left l) {
-    if (!state.started()) {
-      if (l.lobbyIndex() > 0 && leftLobbyIndexes.add(l.lobbyIndex())) lobbyDelta--;
-      return;
-    }
-    long place = placeOf(state, l.lobbyIndex(), l.place());
-    if (place <= 0 || !leftPlaces.add(place)) return;
-    // A fan who bought and then leaves stopped counting already.
-    if (!boughtPlaces.contains(place)) stopCounting(state, place);
+  private ReplyEffect<Event, State> onLeasePlaces(State state, LeasePlaces l) {
+    Room.Outcome outcome = room.lease(state.recorded(), l.count());
+    if (outcome instanceof Room.Refused r) return Effect().reply(l.replyTo(), rejected(r.refusal()));
+    Room.PlacesLeased lease = (Room.PlacesLeased) outcome;
+    return Effect().persist(new PlacesLeased(lease.to())).thenReply(l.replyTo(), st -> new Leased(lease.from(), lease.to()));
   }
 
-  /** The place of a lobby index (drawn at the start) or a later place as it is. */
-  private static long placeOf(State state, long lobbyIndex, long place) {
-    return lobbyIndex > 0 && lobbyIndex <= state.cohortSize() ? Lottery.place(lobbyIndex, state.salt(), state.cohortSize()) : place;
+  /** A command that changes only what the room keeps in memory: nothing to write, nobody to answer. */
+  private ReplyEffect<Event, State> inMemory(Runnable change) {
+    change.run();
+    return Effect().noReply();
   }
 
-  /** The place no longer counts as an active shopper (it counted from its admission, if the line reached it). */
-  private void stopCounting(State state, long place) {
-    if (place <= state.admittedUpTo()) {
-      long at = AdmissionLog.admittedAt(state.admissions(), place);
-      if (at != AdmissionLog.LONG_AGO && at != AdmissionLog.NOT_YET) {
-        long second = at / 1000;
-        for (long[] b : shoppers) {
-          if (b[0] == second) {
-            b[2]++;
-            break;
-          }
-        }
-      }
-    }
+  private static Rejected rejected(Refusal refusal) {
+    return new Rejected(refusal.code(), refusal.message());
   }
 
-  private ReplyEffect<Event, State> onTick(State state, long now) {
+  private ReplyEffect<Event, State> onTick(State state) {
     if (!state.isDefined()) return Effect().noReply();
-    OnSaleSchedule schedule = state.schedule();
+    long now = now();
     // Fans in the lobby are told how many seats there are too; the answer arrives by the next tick.
     askSeats();
-    if (schedule == null) {
-      publish(state, now);
-      return Effect().noReply();
-    }
+    Room.Tick tick = room.tick(state.recorded(), now);
     List<Event> events = new ArrayList<>();
-    if (!state.started()) {
-      long lobby = Math.max(0, state.lobby() + lobbyDelta);
-      if (lobbyDelta != 0) events.add(new LobbyCounted(lobby));
-      lobbyDelta = 0;
-      if (now >= schedule.startsAt()) {
-        long cohort = Math.max(1, highestLobbyIndex(state));
-        String salt = Lottery.drawSalt();
-        events.add(new SaleStarted(salt, cohort, now));
-        for (long index : leftLobbyIndexes) {
-          if (index <= cohort) leftPlaces.add(Lottery.place(index, salt, cohort));
-        }
-        leftLobbyIndexes.clear();
-        line = new AdmissionControl.Line(0, 0, now);
-      }
-    } else {
-      if (line == null) {
-        // Back from a restart: the window's history is gone, so count the places admitted in
-        // the last window as still shopping (as many as the rate can have let in, at most).
-        line = new AdmissionControl.Line(state.admittedUpTo(), 0, state.advancedAt());
-        long windowMinutes = Math.max(1, settings.shoppingWindow().toMinutes());
-        bucket(now)[1] += Math.min(state.admittedUpTo(), schedule.admissionPerMinute() * windowMinutes);
-      }
-      // After an outage the line resumes at its rate; it does not pour out the time it was down.
-      AdmissionControl.Line from = new AdmissionControl.Line(line.admittedUpTo(), line.carry(),
-          Math.max(line.at(), now - MAX_STEP_MS));
-      line = AdmissionControl.advance(from,
-          new AdmissionControl.Limits(schedule.admissionPerMinute(), schedule.maxActiveShoppers(), activeShoppers(now),
-              Math.max(state.cohortSize(), highestAssigned), state.paused(), seatsAvailable == 0),
-          now);
-      // Places released by fans who left are passed without counting as shoppers.
-      long released = leftPlaces.subSet(from.admittedUpTo(), false, line.admittedUpTo(), true).size();
-      bucket(now)[1] += line.admittedUpTo() - from.admittedUpTo() - released;
-      if (line.admittedUpTo() != state.admittedUpTo()) events.add(new LineAdvanced(line.admittedUpTo(), now));
-      forgetEndedLeavers(state, now);
-    }
+    tick.lobbyCounted().ifPresent(total -> events.add(new LobbyCounted(total)));
+    tick.start().ifPresent(start -> events.add(new SaleStarted(start.salt(), start.cohortSize(), now)));
+    tick.admittedUpTo().ifPresent(upTo -> events.add(new LineAdvanced(upTo, now)));
     if (events.isEmpty()) {
       publish(state, now);
       return Effect().noReply();
@@ -480,92 +364,46 @@ public final class WaitingRoom
     return Effect().persist(events).thenRun(st -> publish(st, now)).thenNoReply();
   }
 
-  /** A released place whose window would have ended needs no remembering: its token no longer admits anyway. */
-  private void forgetEndedLeavers(State state, long now) {
-    long horizon = now - settings.shoppingWindow().toMillis() - 60_000;
-    long over = 0;
-    for (AdmissionLog.Step step : state.admissions() == null ? List.<AdmissionLog.Step>of() : state.admissions()) {
-      if (step.at() < horizon) over = step.upTo();
-    }
-    if (over > 0) {
-      leftPlaces.headSet(over, true).clear();
-      boughtPlaces.headSet(over, true).clear();
-    }
-  }
-
   private void askSeats() {
     context.ask(EventInventory.Reply.class, settings.inventories().apply(eventId), settings.askTimeout(),
         EventInventory.GetStats::new,
-        (reply, error) -> reply instanceof EventInventory.Stats s
-            ? new SeatsCounted(s.available(), s.held(), s.sold())
-            : new SeatsCounted(seatsAvailable, seatsHeld, seatsSold));
+        (reply, error) -> {
+          if (reply instanceof EventInventory.Stats s) return new SeatsCounted(s.available(), s.held(), s.sold());
+          Seats last = room.seats();
+          return new SeatsCounted(last.available(), last.held(), last.sold());
+        });
   }
 
   private void publish(State state, long now) {
     if (state.isDefined()) settings.publish().accept(manifest(state, now));
   }
 
-  private long[] bucket(long now) {
-    long second = now / 1000;
-    long[] last = shoppers.peekLast();
-    if (last == null || last[0] != second) {
-      last = new long[] {second, 0, 0};
-      shoppers.addLast(last);
-    }
-    long oldest = second - settings.shoppingWindow().toSeconds();
-    while (!shoppers.isEmpty() && shoppers.peekFirst()[0] <= oldest) shoppers.pollFirst();
-    return last;
-  }
-
-  /** Places admitted within the shopping window that have not left: the active shoppers. */
-  long activeShoppers(long now) {
-    bucket(now);
-    long in = 0;
-    long out = 0;
-    for (long[] b : shoppers) {
-      in += b[1];
-      out += b[2];
-    }
-    return Math.max(0, in - out);
-  }
-
   private Manifest manifest(State state, long now) {
     OnSaleSchedule s = state.schedule();
-    boolean soldOut = seatsAvailable == 0 && seatsHeld == 0;
-    String phase;
-    if (!state.isDefined()) phase = "unknown";
-    else if (state.isOpen()) phase = soldOut ? "sold_out" : "open";
-    else if (s == null) phase = "closed";
-    else if (now < s.lobbyOpensAt()) phase = "scheduled";
-    else if (!state.started()) phase = "lobby";
-    else if (soldOut) phase = "sold_out";
-    else if (state.paused()) phase = "paused";
-    else phase = "waiting";
-    long[] left = leftPlaces.stream().mapToLong(Long::longValue).toArray();
-    return new Manifest(eventId, phase, state.admittedUpTo(), s == null ? 0 : s.admissionPerMinute(),
-        s == null ? 0 : s.maxActiveShoppers(), activeShoppers(now), Math.max(0, state.lobby() + lobbyDelta),
-        Math.max(seatsAvailable, 0), Math.max(seatsHeld, 0), seatsSold, now,
+    RoomState recorded = state.recorded();
+    Seats seats = room.seats();
+    return new Manifest(eventId, room.phase(recorded, now).wire(), state.admittedUpTo(), s == null ? 0 : s.admissionPerMinute(),
+        s == null ? 0 : s.maxActiveShoppers(), room.activeShoppers(now), room.lobby(recorded),
+        Math.max(seats.available(), 0), Math.max(seats.held(), 0), seats.sold(), now,
         s == null ? 0 : s.lobbyOpensAt(), s == null ? 0 : s.startsAt(), state.salt(), state.cohortSize(),
         s != null && s.presale(), s == null ? 0 : s.powBits(), state.paused(), state.name(), state.venueId(), state.isOpen(),
-        AdmissionLog.compact(state.admissions(), MANIFEST_STEPS), left);
+        AdmissionLog.compact(state.admissions(), MANIFEST_STEPS), room.leftPlaces());
   }
 
   @Override
   public EventHandler<State, Event> eventHandler() {
-    long keep = settings.shoppingWindow().toMillis() + 60_000;
-    return (s, event) -> {
-      if (event instanceof EventDefined e) return s.defined(e.name(), e.venueId());
-      if (event instanceof SaleOpened) return s.opened();
-      if (event instanceof ScheduleSet e) return s.withSchedule(e.schedule());
-      if (event instanceof RatesChanged e) return s.withSchedule(s.schedule().withRates(e.admissionPerMinute(), e.maxActiveShoppers()));
-      if (event instanceof PausedChanged e) return s.withPaused(e.paused());
-      if (event instanceof LobbyCounted e) return s.withLobby(e.total());
-      if (event instanceof LobbyReserved e) return s.withReserved(e.upTo());
-      if (event instanceof SaleStarted e) return s.started(e.salt(), e.cohortSize(), e.at());
-      if (event instanceof PlacesLeased e) return s.withLeased(e.upTo());
-      LineAdvanced e = (LineAdvanced) event;
-      return s.advanced(e.admittedUpTo(), e.at(),
-          AdmissionLog.append(s.admissions(), new AdmissionLog.Step(e.at(), e.admittedUpTo()), e.at() - keep));
-    };
+    return newEventHandlerBuilder().forAnyState()
+        .onEvent(EventDefined.class, (s, e) -> s.defined(e.name(), e.venueId()))
+        .onEvent(SaleOpened.class, (s, e) -> s.opened())
+        .onEvent(ScheduleSet.class, (s, e) -> s.withSchedule(e.schedule()))
+        .onEvent(RatesChanged.class, (s, e) -> s.withSchedule(s.schedule().withRates(e.admissionPerMinute(), e.maxActiveShoppers())))
+        .onEvent(PausedChanged.class, (s, e) -> s.withPaused(e.paused()))
+        .onEvent(LobbyCounted.class, (s, e) -> s.withLobby(e.total()))
+        .onEvent(LobbyReserved.class, (s, e) -> s.withReserved(e.upTo()))
+        .onEvent(SaleStarted.class, (s, e) -> s.started(e.salt(), e.cohortSize(), e.at()))
+        .onEvent(PlacesLeased.class, (s, e) -> s.withLeased(e.upTo()))
+        .onEvent(LineAdvanced.class, (s, e) -> s.advanced(e.admittedUpTo(), e.at(),
+            AdmissionLog.append(s.admissions(), new AdmissionLog.Step(e.at(), e.admittedUpTo()), room.admissionLogHorizon(e.at()))))
+        .build();
   }
 }

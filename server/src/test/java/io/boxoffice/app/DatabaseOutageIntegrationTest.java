@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.typesafe.config.Config;
 import io.boxoffice.support.DbProxy;
+import io.boxoffice.support.Eventually;
 import io.boxoffice.support.HttpFan;
 import io.boxoffice.support.TestCluster;
 import io.boxoffice.support.TestNode;
@@ -65,13 +66,9 @@ class DatabaseOutageIntegrationTest {
 
         proxy.restore();
         long restored = System.nanoTime();
-        HttpFan.Reply back = null;
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (System.nanoTime() < deadline) {
-          back = fan.send("POST", cart + "/holds", "{\"best\":{\"quantity\":1}}");
-          if (back.status() != 503) break;
-          Thread.sleep(500);
-        }
+        HttpFan.Reply back = Eventually.reply("a hold answered other than 503 once the database is back",
+            Duration.ofSeconds(60), Duration.ofMillis(500),
+            () -> fan.send("POST", cart + "/holds", "{\"best\":{\"quantity\":1}}"), r -> r.status() != 503);
         assertEquals(200, back.status(), "holds work again without a restart: " + back.body());
         System.out.printf("holds again %d ms after the database came back%n", (System.nanoTime() - restored) / 1_000_000);
         toldHeld.addAll(seatsOf(back));

@@ -4,6 +4,7 @@ import static io.boxoffice.support.TestCluster.hosts;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.boxoffice.support.Eventually;
 import io.boxoffice.support.HttpFan;
 import io.boxoffice.support.MutableClock;
 import io.boxoffice.support.TestCluster;
@@ -88,16 +89,14 @@ class NodeFailoverIntegrationTest {
     // went) and a second or more before the failover ends (7 s or more).
     clock.advance(Duration.ofMillis(firstDeadline.toEpochMilli() - clock.millis() - 3_500));
 
-    HttpFan.Reply hold = null;
-    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-    while (System.nanoTime() < deadline) {
-      hold = late.send("POST", "/api/events/" + eventId + "/cart/holds", "{\"best\":{\"quantity\":2}}");
-      if (hold.status() == 200) break;
-      assertTrue(hold.status() == 503, "while the event moves, fans are told 503, not " + hold.status() + ": " + hold.body());
-      assertTrue(hold.headers().firstValue("Retry-After").isPresent());
-      Thread.sleep(250);
-    }
-    assertEquals(200, hold.status(), "the event sells again on a survivor");
+    Eventually.reply("the event selling again on a survivor", Duration.ofSeconds(60), Duration.ofMillis(250), () -> {
+      HttpFan.Reply hold = late.send("POST", "/api/events/" + eventId + "/cart/holds", "{\"best\":{\"quantity\":2}}");
+      if (hold.status() != 200) {
+        assertTrue(hold.status() == 503, "while the event moves, fans are told 503, not " + hold.status() + ": " + hold.body());
+        assertTrue(hold.headers().firstValue("Retry-After").isPresent());
+      }
+      return hold;
+    }, hold -> hold.status() == 200);
     System.out.printf("event back after %d ms%n", (System.nanoTime() - killedAt) / 1_000_000);
 
     // Its first deadline has passed, but the hold's clock stopped while the cluster was in
@@ -107,13 +106,9 @@ class NodeFailoverIntegrationTest {
     assertEquals(200, cart.status(), cart.body());
     assertEquals(2, cart.json().get("seats").size(), "the hold survived the failover: " + cart.body());
     assertTrue(Instant.parse(cart.json().get("holdExpiresAt").asText()).isAfter(clock.instant()));
-    HttpFan.Reply bought = null;
-    for (int i = 0; i < 40; i++) {
-      bought = holder.send("POST", "/api/events/" + quiet + "/cart/checkout", "{\"paymentToken\":\"tok_visa\"}",
-          "Idempotency-Key", "hold-" + id);
-      if (bought.status() != 503) break;
-      Thread.sleep(250);
-    }
+    HttpFan.Reply bought = Eventually.reply("the holder's checkout answered other than 503", Duration.ofSeconds(30),
+        Duration.ofMillis(250), () -> holder.send("POST", "/api/events/" + quiet + "/cart/checkout",
+            "{\"paymentToken\":\"tok_visa\"}", "Idempotency-Key", "hold-" + id), r -> r.status() != 503);
     assertEquals(200, bought.status(), bought.body());
 
     assertTrue(survivors.stream().anyMatch(n -> hosts(n, eventId)));

@@ -1,15 +1,19 @@
 package io.boxoffice.app;
 
 import static io.boxoffice.support.TestCluster.hosts;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.boxoffice.support.HttpFan;
 import io.boxoffice.support.TestCluster;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -19,6 +23,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.stream.Collectors;
+import org.apache.pekko.cluster.sharding.ShardRegion;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -28,6 +34,10 @@ import org.junit.jupiter.api.Test;
  * another node meanwhile get no error at all, and a hold made before the hand-over is bought after it.
  */
 class RollingRestartIntegrationTest {
+  /** Answers (holds and checkouts, whatever their status) awaited before the host leaves, and after it has gone. */
+  static final int ANSWERS_BEFORE = 60;
+  static final int ANSWERS_AFTER = 120;
+
   final TestCluster cluster = new TestCluster(Clock.systemUTC());
 
   @AfterEach
@@ -84,11 +94,18 @@ class RollingRestartIntegrationTest {
         return null;
       }));
     }
-    Thread.sleep(2_000);
+    // The host leaves under load, and the fans go on until they have had answers after it is gone.
+    await("the fans' first " + ANSWERS_BEFORE + " answers").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(50))
+        .failFast("a buyer stopped", () -> running.stream().anyMatch(Future::isDone))
+        .until(() -> answered(answers), n -> n >= ANSWERS_BEFORE);
     leaving.set(true);
     host.system().terminate();
     host.system().getWhenTerminated().toCompletableFuture().get(60, TimeUnit.SECONDS);
-    Thread.sleep(3_000);
+    long whenGone = answered(answers);
+    await("the fans' next " + ANSWERS_AFTER + " answers, once the host had gone").atMost(Duration.ofSeconds(60))
+        .pollInterval(Duration.ofMillis(50))
+        .failFast("a buyer stopped", () -> running.stream().anyMatch(Future::isDone))
+        .until(() -> answered(answers), n -> n >= whenGone + ANSWERS_AFTER);
     stop.set(true);
     for (Future<?> f : running) f.get(60, TimeUnit.SECONDS);
     pool.shutdown();
@@ -106,6 +123,14 @@ class RollingRestartIntegrationTest {
     assertEquals(200, order.status(), "the hold made before the hand-over is bought after it: " + order.body());
   }
 
+  static Set<String> shardIds(Node node) {
+    return TestCluster.inventoryShards(node).stream().map(ShardRegion.ShardState::shardId).collect(Collectors.toSet());
+  }
+
+  static long answered(Map<String, LongAdder> answers) {
+    return answers.values().stream().mapToLong(LongAdder::sum).sum();
+  }
+
   @Test
   void nodesJoiningAgainDoNotPullEventsOver() throws Exception {
     // Rebalancing looks every second here (10 s by default): the default strategy would move
@@ -119,12 +144,22 @@ class RollingRestartIntegrationTest {
       TestCluster.createEvent(new HttpFan(first.httpPort()), "rj-" + id, 200, eventId, "");
       events.add(eventId);
     }
+    // Alone, the first node has lost no shard yet. Other tests' events share the database and
+    // may run here too: a round moves a few shards of many, so every shard is watched, not only ours.
+    Set<String> alone = shardIds(first);
     Node second = cluster.startNext(fast);
     Node third = cluster.startNext(fast);
     for (Node n : List.of(first, second, third)) TestCluster.awaitUp(n, 3);
-    Thread.sleep(5_000);
-    for (String eventId : events) {
-      assertTrue(hosts(first, eventId) && !hosts(second, eventId) && !hosts(third, eventId), eventId + " stays where it runs");
-    }
+    // Nothing to wait for: the check is that, through five rebalance rounds, nothing moves.
+    await("every event staying on the first node through five rebalance rounds").during(Duration.ofSeconds(5))
+        .atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(500))
+        .untilAsserted(() -> {
+          Set<String> moved = new TreeSet<>(alone);
+          moved.removeAll(shardIds(first));
+          assertTrue(moved.isEmpty(), "shards pulled off the first node: " + moved);
+          for (String eventId : events) {
+            assertTrue(hosts(first, eventId) && !hosts(second, eventId) && !hosts(third, eventId), eventId + " stays where it runs");
+          }
+        });
   }
 }

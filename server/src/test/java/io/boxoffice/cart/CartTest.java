@@ -1,5 +1,6 @@
 package io.boxoffice.cart;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -214,12 +215,98 @@ class CartTest {
     assertEquals(1, payments.ledger().size(), "the refused checkout asked for no money");
   }
 
-  private static void awaitAuthorizations(PaymentSimulator payments, int n) {
-    long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-    while (payments.ledger().size() < n) {
-      if (System.nanoTime() > deadline) throw new AssertionError("no authorization was made");
-      Thread.onSpinWait();
+  /** Counts the seats the carts' hold timers release. */
+  static final class TimerCounts implements ShopMetrics {
+    final java.util.concurrent.atomic.AtomicInteger released = new java.util.concurrent.atomic.AtomicInteger();
+
+    public void seatsHeld(String eventId, int seats) { }
+
+    public void orderSold(String eventId) { }
+
+    public void seatsReleasedByTimer(String eventId, int seats) {
+      released.addAndGet(seats);
     }
+  }
+
+  ActorRef<Cart.Command> timedCart(String account, PaymentSimulator payments, TimerCounts counts) {
+    return testKit.spawn(Cart.create(Cart.entityId(eventId, account),
+        settings(payments).withHoldTimer(Duration.ofMillis(50), Duration.ZERO, counts)));
+  }
+
+  long expiry(ActorRef<Cart.Command> cart) {
+    TestProbe<Cart.Reply> probe = testKit.createTestProbe();
+    cart.tell(new Cart.GetExpiry(probe.getRef()));
+    return probe.expectMessageClass(Cart.Expiry.class).expiredAt();
+  }
+
+  /** The releases the inventory wrote (carts' timers and fans alike), by account. */
+  List<String> releasesInJournal() {
+    return org.apache.pekko.persistence.testkit.javadsl.PersistenceTestKit.create(testKit.system())
+        .persistedInStorage("EventInventory|" + eventId).stream()
+        .filter(e -> e instanceof EventInventory.BatchDecided).flatMap(e -> ((EventInventory.BatchDecided) e).decisions().stream())
+        .filter(d -> d instanceof io.boxoffice.inventory.Decision.Released).map(d -> ((io.boxoffice.inventory.Decision.Released) d).account())
+        .toList();
+  }
+
+  @Test
+  void theHoldTimerReleasesAnAbandonedHoldWithNoOtherTrafficAndTheCartSaysExpired() {
+    TimerCounts counts = new TimerCounts();
+    ActorRef<Cart.Command> cart = timedCart("walker", payments(), counts);
+    EventInventory.Held held = hold("walker", "F1-B-1", "F1-B-2");
+    cart.tell(new Cart.HoldPlaced(List.of("F1-B-1", "F1-B-2"), held.holdExpiresAt()));
+    // Before the deadline the timer leaves the hold alone.
+    clock.advance(Duration.ofMillis(held.holdExpiresAt() - clock.millis() - 1));
+    // The timer looks at the clock every 50 ms: for 300 ms nothing may be released.
+    await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(2)).untilAsserted(() -> {
+      assertEquals(0, counts.released.get());
+      assertEquals(2, heldBy("walker"));
+    });
+    assertEquals(0, expiry(cart));
+
+    clock.advance(Duration.ofMillis(1));
+    await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertEquals(2, counts.released.get()));
+    assertEquals(List.of("walker"), releasesInJournal(), "the release is a decision in the inventory's journal");
+    assertEquals(held.holdExpiresAt(), expiry(cart));
+    TestProbe<EventInventory.Reply> probe = testKit.createTestProbe();
+    inventories.get(eventId).tell(new EventInventory.GetStats(probe.getRef()));
+    assertEquals(0, probe.expectMessageClass(EventInventory.Stats.class).held());
+  }
+
+  @Test
+  void theHoldTimerSparesAHoldMadeAgainAndASoldSeat() {
+    TimerCounts counts = new TimerCounts();
+    PaymentSimulator payments = payments();
+    ActorRef<Cart.Command> cart = timedCart("keeper", payments, counts);
+    EventInventory.Held bought = hold("keeper", "F1-C-1");
+    assertInstanceOf(Cart.OrderView.class, checkout(cart, "k", "tok_visa"));
+    EventInventory.Held first = hold("keeper", "F1-C-5");
+
+    // The hold runs out and the fan holds the seat again; the cart hears of the first holds
+    // only now (a slow edge), so its timer fires at once for both first deadlines.
+    clock.advance(Duration.ofMillis(Math.max(first.holdExpiresAt(), bought.holdExpiresAt()) - clock.millis()));
+    EventInventory.Held again = hold("keeper", "F1-C-5");
+    cart.tell(new Cart.HoldPlaced(List.of("F1-C-1"), bought.holdExpiresAt()));
+    cart.tell(new Cart.HoldPlaced(List.of("F1-C-5"), first.holdExpiresAt()));
+    // The sold seat and the hold made again stay as they are, however often the timer looks.
+    await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(3)).untilAsserted(() -> {
+      assertEquals(List.of(), releasesInJournal());
+      TestProbe<EventInventory.Reply> probe = testKit.createTestProbe();
+      inventories.get(eventId).tell(new EventInventory.GetStats(probe.getRef()));
+      EventInventory.Stats stats = probe.expectMessageClass(EventInventory.Stats.class);
+      assertEquals(1, stats.sold());
+      assertEquals(1, stats.held());
+    });
+    assertEquals(0, counts.released.get());
+    assertEquals(0, expiry(cart));
+    // And the hold made again is released at its own deadline, told by the inventory's answer.
+    clock.advance(Duration.ofMillis(again.holdExpiresAt() - clock.millis()));
+    await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertEquals(1, counts.released.get()));
+    assertEquals(again.holdExpiresAt(), expiry(cart));
+  }
+
+  private static void awaitAuthorizations(PaymentSimulator payments, int n) {
+    await(n + " authorizations asked for").atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(10))
+        .until(() -> payments.ledger().size() >= n);
   }
 
   private static List<PaymentSimulator.Status> statuses(PaymentSimulator payments) {

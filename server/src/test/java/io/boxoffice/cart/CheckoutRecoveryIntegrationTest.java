@@ -1,11 +1,13 @@
 package io.boxoffice.cart;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.typesafe.config.ConfigFactory;
 import io.boxoffice.app.Node;
 import io.boxoffice.payment.PaymentSimulator;
+import io.boxoffice.support.Eventually;
 import io.boxoffice.support.HttpFan;
 import io.boxoffice.support.TestNode;
 import java.time.Clock;
@@ -36,8 +38,8 @@ class CheckoutRecoveryIntegrationTest {
       assertEquals(200, fan.send("POST", "/api/events/e-" + id + "/cart/holds", "{\"seats\":[\"S-A-1\"]}").status());
       // tok_slow: the processor answers after 6 s; the node dies before that, right after asking.
       fan.sendAsync("POST", "/api/events/e-" + id + "/cart/checkout", "{\"paymentToken\":\"tok_slow\"}", "Idempotency-Key", "once");
-      long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-      while (payments.ledger().isEmpty() && System.nanoTime() < deadline) Thread.onSpinWait();
+      await("the authorization asked for").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(10))
+          .until(() -> !payments.ledger().isEmpty());
       assertEquals(1, payments.ledger().size(), "the authorization was asked for");
     } finally {
       first.stop();
@@ -46,20 +48,13 @@ class CheckoutRecoveryIntegrationTest {
 
     Node second = TestNode.postgres(Clock.systemUTC(), payments, fastSweep);
     try {
-      long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-      while (System.nanoTime() < deadline
-          && payments.ledger().values().stream().noneMatch(e -> e.status() == PaymentSimulator.Status.CAPTURED)) {
-        Thread.sleep(100);
-      }
-      assertEquals(PaymentSimulator.Status.CAPTURED, payments.ledger().values().iterator().next().status(),
-          "the woken cart finished the sale and captured");
+      await("the capture by the woken cart").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
+          .untilAsserted(() -> assertEquals(PaymentSimulator.Status.CAPTURED, payments.ledger().values().iterator().next().status(),
+              "the woken cart finished the sale and captured"));
       HttpFan fan = new HttpFan(second.httpPort()).withCookie(cookie);
-      long until = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-      int tickets = 0;
-      while (tickets == 0 && System.nanoTime() < until) {
-        tickets = fan.send("GET", "/api/me/tickets", null).json().get("tickets").size();
-      }
-      assertEquals(1, tickets);
+      HttpFan.Reply tickets = Eventually.reply("the fan's tickets", Duration.ofSeconds(10), Duration.ofMillis(100),
+          () -> fan.send("GET", "/api/me/tickets", null), r -> r.json().get("tickets").size() > 0);
+      assertEquals(1, tickets.json().get("tickets").size(), tickets.body());
     } finally {
       second.stop();
     }

@@ -106,6 +106,42 @@ class ShopRoutesTest {
   }
 
   @Test
+  void aHoldIsAnsweredWithoutWaitingForTheCartWhichIsToldAfterwards() {
+    CompletableFuture<HttpFan.Reply> reply = fan("acct-timer").sendAsync("POST", "/api/events/ev1/cart/holds",
+        "{\"seats\":[\"A-9-1\"]}");
+    EventInventory.HoldSeats hold = inventory.expectMessageClass(EventInventory.HoldSeats.class);
+    long until = Instant.parse("2026-12-01T10:08:00Z").toEpochMilli();
+    hold.replyTo().tell(new EventInventory.Held(List.of(new EventInventory.SeatPrice("A-9-1", 5000)), until));
+    // The cart (a probe that never answers) is not asked: the fan has the hold at once.
+    assertEquals(200, reply.join().status());
+    assertEquals(new Cart.HoldPlaced(List.of("A-9-1"), until), carts.expectMessageClass(Cart.HoldPlaced.class));
+
+    CompletableFuture<HttpFan.Reply> release = fan("acct-timer").sendAsync("DELETE", "/api/events/ev1/cart/holds/A-9-1", null);
+    inventory.expectMessageClass(EventInventory.Release.class).replyTo().tell(new EventInventory.Released(List.of("A-9-1")));
+    assertEquals(204, release.join().status());
+    assertEquals(new Cart.HoldGivenUp(List.of("A-9-1")), carts.expectMessageClass(Cart.HoldGivenUp.class));
+  }
+
+  @Test
+  void anEmptyCartSaysWhenTheLastHoldRanOutAsTheCartTells() {
+    CompletableFuture<HttpFan.Reply> reply = fan("acct-expired").sendAsync("GET", "/api/events/ev1/cart", null);
+    inventory.expectMessageClass(EventInventory.GetHolds.class).replyTo().tell(new EventInventory.Holds(List.of(), 0));
+    long at = Instant.parse("2026-12-01T10:08:00Z").toEpochMilli();
+    carts.expectMessageClass(Cart.GetExpiry.class).replyTo().tell(new Cart.Expiry(at));
+    HttpFan.Reply r = reply.join();
+    assertEquals(200, r.status());
+    assertEquals(0, r.json().get("seats").size());
+    assertTrue(r.json().get("holdExpiresAt").isNull());
+    assertEquals("2026-12-01T10:08:00Z", r.json().get("expired").get("at").asText());
+
+    // Nothing ran out (or the cart is slow): the view is the old one, without "expired".
+    CompletableFuture<HttpFan.Reply> fresh = fan("acct-expired").sendAsync("GET", "/api/events/ev1/cart", null);
+    inventory.expectMessageClass(EventInventory.GetHolds.class).replyTo().tell(new EventInventory.Holds(List.of(), 0));
+    carts.expectMessageClass(Cart.GetExpiry.class).replyTo().tell(new Cart.Expiry(0));
+    assertTrue(!fresh.join().json().has("expired"));
+  }
+
+  @Test
   void anEntityThatDoesNotAnswerIsA503WithRetryAfterNotAHang() {
     CompletableFuture<HttpFan.Reply> reply = fan("acct4").sendAsync("GET", "/api/events/ev1/cart", null);
     inventory.expectMessageClass(EventInventory.GetHolds.class);
@@ -157,6 +193,7 @@ class ShopRoutesTest {
     assertEquals(first.requestId(), second.requestId());
     second.replyTo().tell(new EventInventory.Held(List.of(new EventInventory.SeatPrice("A-1-1", 5000)), 1));
     assertEquals(200, reply.join().status());
+    carts.expectMessageClass(Cart.HoldPlaced.class);
     // Each new hold has its own request id.
     CompletableFuture<HttpFan.Reply> next = fan("acct9").sendAsync("POST", "/api/events/ev1/cart/holds", "{\"seats\":[\"A-1-2\"]}");
     EventInventory.HoldSeats other = inventory.expectMessageClass(EventInventory.HoldSeats.class);

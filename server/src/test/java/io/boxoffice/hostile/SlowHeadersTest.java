@@ -1,5 +1,6 @@
 package io.boxoffice.hostile;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -13,7 +14,9 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.net.SocketException;
+import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Locale;
 import org.junit.jupiter.api.AfterAll;
@@ -77,8 +80,10 @@ class SlowHeadersTest {
       out.flush();
       assertEquals(404, readResponse(in));
       // The fan reads the page for a while (over the head deadline, under idle-timeout): the
-      // connection between two requests is idle, not a slow head.
-      Thread.sleep(DEADLINE_MS + 1_500);
+      // connection between two requests is idle, not a slow head, and is left open all along.
+      await("the idle connection left open past the head deadline").during(Duration.ofMillis(DEADLINE_MS + 1_500))
+          .atMost(Duration.ofMillis(DEADLINE_MS + 3_000)).pollInterval(Duration.ofMillis(100))
+          .until(() -> openAndSilent(socket));
       out.write(get("/api/nope").getBytes(StandardCharsets.US_ASCII));
       out.flush();
       assertEquals(404, readResponse(in), "the second request on the same connection is answered");
@@ -121,6 +126,22 @@ class SlowHeadersTest {
     socket.setSoTimeout((int) (DEADLINE_MS + MARGIN_MS + 5_000));
     socket.setTcpNoDelay(true);
     return socket;
+  }
+
+  /** Whether the server leaves the connection open and says nothing: a short read times out. */
+  static boolean openAndSilent(Socket socket) throws IOException {
+    int timeout = socket.getSoTimeout();
+    socket.setSoTimeout(50);
+    try {
+      socket.getInputStream().read();
+      return false;
+    } catch (SocketTimeoutException silent) {
+      return true;
+    } catch (SocketException reset) {
+      return false;
+    } finally {
+      socket.setSoTimeout(timeout);
+    }
   }
 
   static String get(String path) {

@@ -23,6 +23,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -165,20 +167,28 @@ class UnknownAndClosedEventsTest {
   void anEventCreatedWithItsOnSaleHasNoOpenMoment() throws Exception {
     String e = "gapless-" + id();
     HttpFan bot = fan();
-    // A bot polls the guessable id while the manager creates it.
-    List<HttpFan.Reply> seen = new ArrayList<>();
+    // A bot polls the guessable id before, while and after the manager creates it.
+    List<HttpFan.Reply> seen = new CopyOnWriteArrayList<>();
+    AtomicBoolean stop = new AtomicBoolean();
     var polling = java.util.concurrent.CompletableFuture.runAsync(() -> {
-      long end = System.nanoTime() + Duration.ofSeconds(3).toNanos();
-      while (System.nanoTime() < end) {
+      while (!stop.get()) {
         seen.add(bot.send("POST", "/api/events/" + e + "/cart/holds", "{\"best\":{\"quantity\":1}}"));
       }
     });
-    HttpFan.Reply created = create(e, "{\"lobbyOpensAt\":\"" + clock.instant().plusSeconds(600) + "\",\"startsAt\":\""
-        + clock.instant().plusSeconds(1200) + "\",\"admissionPerMinute\":100,\"maxActiveShoppers\":100}");
-    assertEquals(201, created.status(), created.body());
+    try {
+      await("the bot's first polls").atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(10))
+          .failFast("the bot stopped", polling::isDone).until(() -> seen.size() >= 5);
+      HttpFan.Reply created = create(e, "{\"lobbyOpensAt\":\"" + clock.instant().plusSeconds(600) + "\",\"startsAt\":\""
+          + clock.instant().plusSeconds(1200) + "\",\"admissionPerMinute\":100,\"maxActiveShoppers\":100}");
+      assertEquals(201, created.status(), created.body());
+      await("ten refusals (403) of the bot by the created event").atMost(Duration.ofSeconds(20))
+          .pollInterval(Duration.ofMillis(10)).failFast("the bot stopped", polling::isDone)
+          .until(() -> seen.stream().filter(r -> r.status() == 403).count() >= 10);
+    } finally {
+      stop.set(true);
+    }
     polling.get();
     assertEquals("scheduled", state(e));
-    assertTrue(seen.size() > 10, "the bot polled " + seen.size() + " times");
     for (HttpFan.Reply r : seen) {
       refusedCleanly(r);
       assertTrue(r.status() == 404 || (r.status() == 403 && r.error().equals("not_admitted")), "the bot got in: " + r.body());

@@ -433,6 +433,108 @@ class EventInventoryTest {
     assertEquals("hold_expired", probe.expectMessageClass(EventInventory.Rejected.class).code());
   }
 
+  EventInventory.ExpiryChecked releaseExpired(ActorRef<EventInventory.Command> inv, String account, List<String> seats,
+                                             long deadline) {
+    TestProbe<EventInventory.Reply> probe = testKit.createTestProbe();
+    inv.tell(new EventInventory.ReleaseExpired(account, seats, deadline, probe.getRef()));
+    return probe.expectMessageClass(EventInventory.ExpiryChecked.class);
+  }
+
+  @Test
+  void theCartsTimerReleasesAnExpiredHoldAsAJournaledDecision() {
+    String id = newEventId();
+    ActorRef<EventInventory.Command> inv = created(id, 1000, 1000);
+    TestProbe<EventInventory.Reply> probe = testKit.createTestProbe();
+    inv.tell(new EventInventory.HoldSeats("fan", List.of("F1-A-1", "F1-A-2"), probe.getRef()));
+    long deadline = probe.expectMessageClass(EventInventory.Held.class).holdExpiresAt();
+    List<String> seats = List.of("F1-A-1", "F1-A-2");
+
+    // Early (another cart's clock ahead of the event's): nothing is released.
+    clock.advance(Duration.ofMillis(deadline - clock.millis() - 1));
+    EventInventory.ExpiryChecked early = releaseExpired(inv, "fan", seats, deadline);
+    assertEquals(List.of(), early.released());
+    assertEquals(seats, early.holds().seats().stream().map(EventInventory.SeatPrice::seatId).toList());
+
+    clock.advance(Duration.ofMillis(1));
+    EventInventory.ExpiryChecked due = releaseExpired(inv, "fan", seats, deadline);
+    assertEquals(seats, due.released());
+    assertEquals(List.of(), due.gone());
+    assertEquals(List.of(), due.holds().seats());
+    // A normal decision: written, so it is in the journal as a release of this fan's seats.
+    List<Object> events = journal.persistedInStorage("EventInventory|" + id);
+    EventInventory.BatchDecided last = (EventInventory.BatchDecided) events.get(events.size() - 1);
+    Decision.Released released = assertInstanceOf(Decision.Released.class, last.decisions().get(0));
+    assertEquals("fan", released.account());
+    assertEquals(2, released.seats().length);
+    inv.tell(new EventInventory.GetStats(probe.getRef()));
+    assertEquals(new EventInventory.Stats(1000, 0, 0, 0), probe.expectMessageClass(EventInventory.Stats.class));
+    // Asked again (a retry): nothing left to release, the seats are reported gone.
+    EventInventory.ExpiryChecked again = releaseExpired(inv, "fan", seats, deadline);
+    assertEquals(List.of(), again.released());
+    assertEquals(seats, again.gone());
+
+    // Replay gives the same book: the release and the lazy expiry agree.
+    testKit.stop(inv);
+    ActorRef<EventInventory.Command> back = spawn(id, 1000);
+    back.tell(new EventInventory.GetStats(probe.getRef()));
+    assertEquals(new EventInventory.Stats(1000, 0, 0, 0), probe.expectMessageClass(EventInventory.Stats.class));
+    back.tell(new EventInventory.HoldSeats("next", seats, probe.getRef()));
+    probe.expectMessageClass(EventInventory.Held.class);
+  }
+
+  @Test
+  void theCartsTimerNeverReleasesAHoldMadeAgainAnotherFansHoldOrASoldSeat() {
+    ActorRef<EventInventory.Command> inv = created(newEventId(), 1000, 1000);
+    TestProbe<EventInventory.Reply> probe = testKit.createTestProbe();
+    inv.tell(new EventInventory.HoldSeats("fan", List.of("F1-A-1"), probe.getRef()));
+    long first = probe.expectMessageClass(EventInventory.Held.class).holdExpiresAt();
+    inv.tell(new EventInventory.HoldSeats("fan", List.of("F1-A-2"), probe.getRef()));
+    probe.expectMessageClass(EventInventory.Held.class);
+    inv.tell(new EventInventory.Confirm("fan", "o1", List.of("F1-A-2"), probe.getRef()));
+    probe.expectMessageClass(EventInventory.Confirmed.class);
+    inv.tell(new EventInventory.HoldSeats("rival", List.of("F1-A-3"), probe.getRef()));
+    probe.expectMessageClass(EventInventory.Held.class);
+
+    // The first hold runs out and the fan holds the same seat again: a new, later deadline.
+    clock.advance(Duration.ofMillis(first - clock.millis()));
+    inv.tell(new EventInventory.HoldSeats("fan", List.of("F1-A-1"), probe.getRef()));
+    long remade = probe.expectMessageClass(EventInventory.Held.class).holdExpiresAt();
+    clock.advance(Duration.ofSeconds(1));
+    EventInventory.ExpiryChecked checked = releaseExpired(inv, "fan", List.of("F1-A-1", "F1-A-2", "F1-A-3"), first);
+    assertEquals(List.of(), checked.released());
+    assertEquals(List.of("F1-A-3"), checked.gone(), "the sold seat and the hold made again are the fan's");
+    assertEquals(List.of("F1-A-1"), checked.holds().seats().stream().map(EventInventory.SeatPrice::seatId).toList());
+    assertEquals(remade, checked.holds().holdExpiresAt());
+    // Another account's timer cannot release the fan's hold, whatever deadline it names.
+    assertEquals(List.of(), releaseExpired(inv, "rival", List.of("F1-A-1"), Long.MAX_VALUE).released());
+    // Sold stays sold, and the seat counts stay as they were.
+    clock.advance(Duration.ofDays(1));
+    assertEquals(List.of(), releaseExpired(inv, "fan", List.of("F1-A-2"), Long.MAX_VALUE).released());
+    inv.tell(new EventInventory.GetStats(probe.getRef()));
+    assertEquals(new EventInventory.Stats(999, 0, 1, 1), probe.expectMessageClass(EventInventory.Stats.class));
+  }
+
+  @Test
+  void theCartsTimerNeverReleasesAHoldExtendedByFaultTime() {
+    io.boxoffice.app.FaultLedger faults = new io.boxoffice.app.FaultLedger(2_000);
+    ActorRef<EventInventory.Command> inv =
+        createdOn(newEventId(), TestConfigs.inventory(clock, 100, null, Duration.ofDays(1), faults));
+    TestProbe<EventInventory.Reply> probe = testKit.createTestProbe();
+    inv.tell(new EventInventory.HoldSeats("fan", List.of("F1-A-1"), probe.getRef()));
+    long deadline = probe.expectMessageClass(EventInventory.Held.class).holdExpiresAt();
+    // The platform fails from 10 s before the deadline; the timer fires 20 s after it, the fault
+    // time not yet given to the holds by any write: the release must give it first, then spare the hold.
+    clock.advance(Duration.ofMillis(deadline - clock.millis() - 10_000));
+    faults.started("unreachable cart-node", clock.millis(), 0);
+    clock.advance(Duration.ofSeconds(30));
+    EventInventory.ExpiryChecked checked = releaseExpired(inv, "fan", List.of("F1-A-1"), deadline);
+    assertEquals(List.of(), checked.released());
+    assertEquals(1, checked.holds().seats().size());
+    assertTrue(checked.holds().holdExpiresAt() > clock.millis(), "the hold runs past the fault");
+    inv.tell(new EventInventory.Confirm("fan", "o1", List.of("F1-A-1"), probe.getRef()));
+    probe.expectMessageClass(EventInventory.Confirmed.class);
+  }
+
   @Test
   void everyMessageSurvivesCborSerialization() {
     var serialization = org.apache.pekko.serialization.SerializationExtension.get(testKit.system());
@@ -447,6 +549,8 @@ class EventInventoryTest {
         new EventInventory.Alive(5),
         new EventInventory.HoldsExtended(5, 60_000),
         new EventInventory.HoldBest("a", 2, null, null, new EventInventory.QueuePass("t", "p"), testKit.system().ignoreRef()),
+        new EventInventory.ReleaseExpired("a", List.of("F1-A-1"), 99, testKit.system().ignoreRef()),
+        new EventInventory.ExpiryChecked(List.of("F1-A-1"), List.of(), new EventInventory.Holds(List.of(), 0)),
         new EventInventory.BatchDecided(3, 42, List.of(new Decision.Held("a", new int[] {1, 2}, 99),
             new Decision.Released("a", new int[] {1}), new Decision.Sold("a", "o", new int[] {2}), new Decision.Scanned(2, 7)), 1_500),
         new EventInventory.Snapshot(d, 3, book.toSnapshot(), true, 42,

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.boxoffice.app.Node;
+import io.boxoffice.support.Eventually;
 import io.boxoffice.support.HttpFan;
 import io.boxoffice.support.MutableClock;
 import io.boxoffice.support.TestNode;
@@ -78,13 +79,8 @@ class OnSaleAdminIntegrationTest {
     assertEquals(200, put.status(), put.body());
     assertEquals(clock.instant().toString(), put.json().get("startsAt").asText());
     // The room's next tick starts the sale.
-    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-    String state = "";
-    while (!state.equals("waiting") && System.nanoTime() < deadline) {
-      Thread.sleep(200);
-      state = admin.admin("GET", "/admin/events/" + e + "/stats", null).json().get("state").asText();
-    }
-    assertEquals("waiting", state);
+    Eventually.reply("the sale started (state waiting)", Duration.ofSeconds(10), Duration.ofMillis(200),
+        () -> admin.admin("GET", "/admin/events/" + e + "/stats", null), r -> r.json().get("state").asText().equals("waiting"));
     assertEquals(409, admin.admin("PUT", "/admin/events/" + e + "/onsale", schedule("2026-12-01T09:45:00Z", "2026-12-01T10:00:00Z")).status());
   }
 

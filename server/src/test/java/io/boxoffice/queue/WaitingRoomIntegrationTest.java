@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.typesafe.config.ConfigFactory;
 import io.boxoffice.app.Node;
+import io.boxoffice.support.Eventually;
 import io.boxoffice.support.HttpFan;
 import io.boxoffice.support.MutableClock;
 import io.boxoffice.support.TestNode;
@@ -73,15 +74,9 @@ class WaitingRoomIntegrationTest {
   }
 
   /** Waits (real time) until the condition holds for the admin stats: the room ticks once a second. */
-  static void awaitStats(String eventId, Predicate<JsonNode> condition) throws InterruptedException {
-    long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
-    JsonNode stats = null;
-    while (System.nanoTime() < deadline) {
-      stats = admin.admin("GET", "/admin/events/" + eventId + "/stats", null).json();
-      if (condition.test(stats)) return;
-      Thread.sleep(100);
-    }
-    throw new AssertionError("stats never matched: " + stats);
+  static void awaitStats(String eventId, Predicate<JsonNode> condition) {
+    Eventually.reply("the stats of " + eventId + " matching", Duration.ofSeconds(15), Duration.ofMillis(100),
+        () -> admin.admin("GET", "/admin/events/" + eventId + "/stats", null), r -> condition.test(r.json()));
   }
 
   @Test

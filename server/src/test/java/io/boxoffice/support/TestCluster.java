@@ -1,5 +1,7 @@
 package io.boxoffice.support;
 
+import static org.awaitility.Awaitility.await;
+
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import io.boxoffice.app.Node;
@@ -10,6 +12,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.stream.StreamSupport;
 import org.apache.pekko.actor.typed.javadsl.AskPattern;
 import org.apache.pekko.cluster.MemberStatus;
@@ -67,24 +70,24 @@ public final class TestCluster implements AutoCloseable {
     }
   }
 
-  public static void awaitUp(Node node, int members) throws InterruptedException {
-    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-    while (System.nanoTime() < deadline) {
-      long up = StreamSupport.stream(Cluster.get(node.system()).state().getMembers().spliterator(), false)
-          .filter(m -> m.status() == MemberStatus.up()).count();
-      if (up == members) return;
-      Thread.sleep(100);
-    }
-    throw new AssertionError("the cluster never had " + members + " members up");
+  /** Waits until {@code node} sees exactly {@code members} members up. */
+  public static void awaitUp(Node node, int members) {
+    await("the cluster having " + members + " members up").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
+        .until(() -> StreamSupport.stream(Cluster.get(node.system()).state().getMembers().spliterator(), false)
+            .filter(m -> m.status() == MemberStatus.up()).count(), up -> up == members);
   }
 
   /** Whether the event's inventory runs on this node. */
   public static boolean hosts(Node node, String eventId) {
-    ShardRegion.CurrentShardRegionState state = AskPattern.<Object, ShardRegion.CurrentShardRegionState>ask(
+    return inventoryShards(node).stream().anyMatch(s -> s.getEntityIds().contains(eventId));
+  }
+
+  /** The shards of event inventories that run on this node. */
+  public static Set<ShardRegion.ShardState> inventoryShards(Node node) {
+    return AskPattern.<Object, ShardRegion.CurrentShardRegionState>ask(
             ClusterSharding.get(node.system()).shardState().unsafeUpcast(),
             r -> new GetShardRegionState(EventInventory.ENTITY_TYPE_KEY, r), Duration.ofSeconds(5), node.system().scheduler())
-        .toCompletableFuture().join();
-    return state.getShards().stream().anyMatch(s -> s.getEntityIds().contains(eventId));
+        .toCompletableFuture().join().getShards();
   }
 
   /**

@@ -1,10 +1,10 @@
 package io.boxoffice.chaos;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.boxoffice.load.Storefront;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -57,13 +57,7 @@ final class Fan {
 
   /** The headers of this fan's calls: its cookies (Secure, so set by hand) and its network. */
   Map<String, String> headers() {
-    Map<String, String> h = new LinkedHashMap<>();
-    StringBuilder cookies = new StringBuilder();
-    if (identity != null) cookies.append("bo_id=").append(identity);
-    if (queueToken != null) cookies.append(cookies.length() > 0 ? "; " : "").append("bo_q_").append(eventId).append('=').append(queueToken);
-    if (cookies.length() > 0) h.put("Cookie", cookies.toString());
-    h.put("X-Forwarded-For", forwardedFor);
-    return h;
+    return Storefront.fanHeaders(eventId, identity, queueToken, forwardedFor);
   }
 
   private Storefront.Reply call(String name, String method, String path, String body, Duration timeout, long deadline,

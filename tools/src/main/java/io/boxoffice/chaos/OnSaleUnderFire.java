@@ -1,6 +1,8 @@
 package io.boxoffice.chaos;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.boxoffice.load.Admin;
+import io.boxoffice.load.Storefront;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -118,6 +120,7 @@ public final class OnSaleUnderFire {
   private final Settings settings;
   private final ChaosCluster cluster;
   private final Storefront store;
+  private final Admin admin;
   private final SaleLog log = new SaleLog();
   private final Map<String, Fan> fansByAccount = new ConcurrentHashMap<>();
   private final AtomicInteger nextFan = new AtomicInteger();
@@ -133,6 +136,7 @@ public final class OnSaleUnderFire {
     this.settings = settings;
     this.cluster = new ChaosCluster(settings.chaosDir.toAbsolutePath());
     this.store = new Storefront(cluster.httpPorts());
+    this.admin = new Admin(store, cluster.adminToken());
   }
 
   public static void main(String[] args) throws Exception {
@@ -207,29 +211,13 @@ public final class OnSaleUnderFire {
 
   // ---- set-up ----------------------------------------------------------------------------
 
-  private Storefront.Reply admin(String method, String path, String body) {
-    int[] node = {ThreadLocalRandom.current().nextInt(store.nodes())};
-    return store.call("admin", node, method, path, body, Duration.ofSeconds(10), System.currentTimeMillis() + 60_000,
-        Map.of("Authorization", "Bearer " + cluster.adminToken()));
-  }
-
-  private Storefront.Reply expect(int status, String what, Storefront.Reply r) {
-    if (r.status() != status) throw new IllegalStateException(what + ": " + r);
-    return r;
-  }
-
   /** Creates the venue, the event and its on-sale; returns when the sale starts (epoch ms). */
   private long setUp() {
-    String venueId = "v-" + eventId;
-    expect(201, "create the venue", admin("POST", "/admin/venues", "{\"venueId\":\"" + venueId + "\",\"name\":\"Chaos Arena\","
-        + "\"generate\":{\"layout\":\"stadium\",\"seats\":" + settings.seats + "}}"));
-    expect(201, "create the event", admin("POST", "/admin/events", "{\"eventId\":\"" + eventId + "\",\"venueId\":\"" + venueId
-        + "\",\"name\":\"On sale under fire\",\"prices\":{\"floor\":15000,\"lower\":9000,\"upper\":4500},\"holdSeconds\":"
-        + HOLD_SECONDS + ",\"holdJitterSeconds\":0,\"maxSeatsPerAccount\":" + settings.maxSeatsPerAccount + "}"));
+    admin.createVenueAndEvent(new Admin.EventSpec(eventId, "v-" + eventId, "On sale under fire", settings.seats, HOLD_SECONDS, 0,
+        settings.maxSeatsPerAccount));
     long startsAt = System.currentTimeMillis() + settings.leadSeconds * 1000;
-    expect(200, "schedule the on-sale", admin("PUT", "/admin/events/" + eventId + "/onsale", "{\"lobbyOpensAt\":\""
-        + Instant.ofEpochMilli(System.currentTimeMillis()) + "\",\"startsAt\":\"" + Instant.ofEpochMilli(startsAt)
-        + "\",\"admissionPerMinute\":60000,\"maxActiveShoppers\":10000000,\"presale\":false,\"powBits\":0}"));
+    admin.scheduleOnSale(eventId, new Admin.OnSale(Instant.ofEpochMilli(System.currentTimeMillis()), Instant.ofEpochMilli(startsAt),
+        60000, 10000000, false, 0));
     say("lobby open; the sale starts at " + Instant.ofEpochMilli(startsAt));
     return startsAt;
   }
@@ -538,8 +526,7 @@ public final class OnSaleUnderFire {
   }
 
   private JsonNode stats() {
-    Storefront.Reply r = admin("GET", "/admin/events/" + eventId + "/stats", null);
-    return r.status() == 200 ? r.json() : null;
+    return admin.stats(eventId);
   }
 
   /** Each order (id, owner's account) as its owner sees it now. */

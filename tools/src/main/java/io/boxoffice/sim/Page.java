@@ -1,0 +1,91 @@
+package io.boxoffice.sim;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The waiting-room page in one tab, at its own pace (server/src/main/resources/web/waiting-room.html):
+ * join, then read the status; every poll read the manifest, and the status again only when the
+ * tab has no place yet, the line has reached its place, or the line is not moving ("waiting").
+ * Every status answer is observed: the place shown, the wait promised, "admitted".
+ */
+final class Page {
+  private Page() {}
+
+  /** Joins (before the lobby opens, 409 not_open: again every 250 ms), then reads the status; true when joined. */
+  static CompletableFuture<Boolean> join(Sale sale, Tab tab) {
+    if (sale.over() || tab.done.get()) return CompletableFuture.completedFuture(false);
+    long sentAt = System.currentTimeMillis();
+    tab.account.tried(sentAt);
+    return sale.traffic.retrying("join", tab, "POST", sale.path("/queue"), "{}", Map.of(), 5).thenCompose(r -> {
+      if (r.status() == 409 && r.error().equals("not_open")) {
+        return sale.traffic.after(250).thenCompose(v -> join(sale, tab));
+      }
+      if (r.status() != 200) {
+        sale.observed.outcome(tab.account, "join refused (" + (r.answered() ? r.status() + " " + r.error() : "no answer") + ")");
+        tab.done.set(true);
+        return CompletableFuture.completedFuture(false);
+      }
+      JsonNode body = r.json();
+      tab.account.joined(sentAt);
+      if (body.path("state").asText().equals("lobby")) tab.account.lobby = true;
+      observe(sale, tab, body);
+      return status(sale, tab).thenApply(state -> true);
+    });
+  }
+
+  /** Reads the tab's status and observes it; the state, or "" when there was none. */
+  static CompletableFuture<String> status(Sale sale, Tab tab) {
+    return sale.traffic.call("status", tab, "GET", sale.path("/queue/status"), null).thenCompose(r -> {
+      if (r.status() == 200) return CompletableFuture.completedFuture(observe(sale, tab, r.json()));
+      // The page shows its join button again (token lost, or from another network): the fan joins again.
+      if (r.status() == 403 && !r.error().equals("not_on_sale") && !tab.done.get()) return join(sale, tab).thenApply(j -> "");
+      return CompletableFuture.completedFuture("");
+    });
+  }
+
+  /** Follows the manifest every {@code pollMillis} until the tab is admitted or done, or the sale is over. */
+  static void watch(Sale sale, Tab tab, long pollMillis) {
+    if (sale.over() || tab.done.get() || tab.admitted.get()) return;
+    sale.traffic.after(pollMillis)
+        .thenCompose(v -> sale.over() || tab.done.get() || tab.admitted.get()
+            ? CompletableFuture.completedFuture("") : sale.manifest(tab).thenCompose(m -> {
+              boolean reached = m == null || tab.place == 0 || m.path("admittedUpTo").asLong() >= tab.place
+                  || !m.path("state").asText().equals("waiting");
+              return reached ? status(sale, tab) : CompletableFuture.completedFuture("");
+            }))
+        .whenComplete((state, error) -> watch(sale, tab, pollMillis));
+  }
+
+  /** What a status (or join) answer tells: the place, the promised wait, admission, the end. Returns the state. */
+  static String observe(Sale sale, Tab tab, JsonNode body) {
+    String state = body.path("state").asText("");
+    long position = body.path("position").asLong(0);
+    if (position > 0) {
+      if (tab.place != 0 && tab.place != position) sale.observed.placesChanged.increment();
+      tab.place = position;
+      tab.account.places.add(position);
+    }
+    long now = System.currentTimeMillis();
+    if (state.equals("waiting") && position > 0 && tab.shownWaitSeconds < 0 && body.has("estimatedWaitSeconds")) {
+      tab.shownAt = now;
+      tab.shownWaitSeconds = body.path("estimatedWaitSeconds").asLong();
+    }
+    switch (state) {
+      case "admitted" -> {
+        if (tab.admitted.compareAndSet(false, true)) {
+          tab.admittedSeenAt = now;
+          tab.onAdmitted.accept(tab);
+        }
+      }
+      case "sold_out", "closed", "left" -> {
+        if (!tab.admitted.get() && tab.done.compareAndSet(false, true)) {
+          sale.observed.outcome(tab.account, "never admitted (" + state + ")");
+        }
+      }
+      default -> { }
+    }
+    return state;
+  }
+}

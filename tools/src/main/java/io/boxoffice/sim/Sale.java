@@ -1,0 +1,66 @@
+package io.boxoffice.sim;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.boxoffice.load.Storefront;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The on-sale as the crowd sees it during one run: the event, its schedule, the crowd's
+ * {@link Traffic}, what was observed, and the manifest as a CDN serves it (fetched at most once
+ * per its {@code max-age} of 5 s and shared by every page, as a CDN in front of the edge would).
+ */
+final class Sale {
+  static final long MANIFEST_MAX_AGE_MILLIS = 5_000;
+
+  final Scenario scenario;
+  final String eventId;
+  final Traffic traffic;
+  final Observations observed = new Observations();
+  final long lobbyOpensAt;
+  final long startsAt;
+  private volatile boolean over;
+  private volatile CompletableFuture<JsonNode> manifest;
+  private volatile long manifestAt;
+
+  /** The sale of {@code eventId} whose lobby opens at {@code lobbyOpensAt} (epoch ms) and lasts the scenario's lobby. */
+  Sale(Scenario scenario, String eventId, Traffic traffic, long lobbyOpensAt) {
+    this.scenario = scenario;
+    this.eventId = eventId;
+    this.traffic = traffic;
+    this.lobbyOpensAt = lobbyOpensAt;
+    this.startsAt = lobbyOpensAt + scenario.onsale().lobby().toMillis();
+  }
+
+  String path(String rest) {
+    return "/api/events/" + eventId + rest;
+  }
+
+  boolean over() {
+    return over;
+  }
+
+  void end() {
+    over = true;
+  }
+
+  /** The manifest (null when it did not answer), fetched with {@code tab}'s session when the shared copy is stale. */
+  CompletableFuture<JsonNode> manifest(Tab tab) {
+    long now = System.currentTimeMillis();
+    CompletableFuture<JsonNode> m = manifest;
+    if (m != null && now - manifestAt < MANIFEST_MAX_AGE_MILLIS) return m;
+    synchronized (this) {
+      if (manifest == null || now - manifestAt >= MANIFEST_MAX_AGE_MILLIS) {
+        manifestAt = now;
+        manifest = traffic.call("manifest", tab, "GET", path("/queue/manifest"), null, Map.of("Cookie", "bo_id=" + tab.identity))
+            .thenApply(r -> r.status() == 200 ? r.json() : null);
+      }
+      return manifest;
+    }
+  }
+
+  /** A reply's JSON, or null unless it is a 200. */
+  static JsonNode ok(Storefront.Reply r) {
+    return r.status() == 200 ? r.json() : null;
+  }
+}

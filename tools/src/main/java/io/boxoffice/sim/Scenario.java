@@ -1,0 +1,101 @@
+package io.boxoffice.sim;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
+import com.typesafe.config.ConfigParseOptions;
+import com.typesafe.config.ConfigResolveOptions;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One simulated on-sale as a scenario file says it (HOCON, {@code sim/scenarios/*.conf}, over
+ * {@code io/boxoffice/sim/defaults.conf}): the event, its on-sale, the humans and how they
+ * arrive and pay, the bot groups and their strategies, what is measured and what the gate
+ * requires. Later scenarios (hot seats, presale, faults, staggered events) add sections here.
+ */
+record Scenario(String name, String description, long seed, NodeSpec node, EventSpec event, OnSaleSpec onsale,
+                HumanSpec humans, List<BotGroup> bots, MeasureSpec measure, GateSpec gate, RunSpec run) {
+
+  record NodeSpec(String heap, List<String> javaOptions) {}
+
+  record EventSpec(int seats, int holdSeconds, int holdJitterSeconds, int maxSeatsPerAccount) {}
+
+  record OnSaleSpec(Duration lobbyOpensIn, Duration lobby, int admissionPerMinute, int maxActiveShoppers, boolean presale,
+                    int powBits) {}
+
+  /** Humans: how many, when they arrive (shares before the start and in the spike; the rest is the tail), how they shop. */
+  record HumanSpec(int count, double beforeStart, double spike, Duration spikeWindow, Duration tailWindow, Duration poll,
+                   int minQuantity, int maxQuantity, Duration minThink, Duration maxThink, double decline, double slow,
+                   Duration minSlowThink, Duration maxSlowThink, double abandon) {}
+
+  /** {@code operators} bot operators that each run {@code strategies} (names of {@link BotStrategy} classes). */
+  record BotGroup(int operators, List<String> strategies, int tabs, int accounts, Duration hammerEvery, int quantity) {}
+
+  record MeasureSpec(int firstK, Duration bucket) {}
+
+  record GateSpec(double botShareMarginPoints, double maxAbsSpearman) {}
+
+  record RunSpec(Duration maxAfterStart, Duration afterSoldOut, int inFlight, int prepareInFlight, Duration callTimeout,
+                 int warmUpJoins) {}
+
+  /** The scenario in {@code file}, or the one named so under {@code sim/scenarios/}. */
+  static Scenario load(Path file) {
+    if (!Files.exists(file)) throw new IllegalArgumentException("no scenario file " + file);
+    Config own = ConfigFactory.parseFile(file.toFile(), ConfigParseOptions.defaults().setAllowMissing(false));
+    return from(own);
+  }
+
+  static Scenario from(Config own) {
+    Config c = own.withFallback(ConfigFactory.parseResources(Scenario.class, "defaults.conf"))
+        .resolve(ConfigResolveOptions.defaults());
+    Config h = c.getConfig("humans");
+    Config arrivals = h.getConfig("arrivals");
+    List<BotGroup> groups = new ArrayList<>();
+    Config botDefaults = c.getConfig("bot-defaults");
+    for (Config g : c.getConfigList("bots")) {
+      Config b = g.withFallback(botDefaults);
+      for (String s : b.getStringList("strategies")) BotStrategy.named(s);
+      groups.add(new BotGroup(b.getInt("operators"), b.getStringList("strategies"), b.getInt("tabs"), b.getInt("accounts"),
+          b.getDuration("hammer-every"), b.getInt("quantity")));
+    }
+    Scenario s = new Scenario(c.getString("name"), c.getString("description"), c.getLong("seed"),
+        new NodeSpec(c.getString("node.heap"), c.getStringList("node.java-options")),
+        new EventSpec(c.getInt("event.seats"), c.getInt("event.hold-seconds"), c.getInt("event.hold-jitter-seconds"),
+            c.getInt("event.max-seats-per-account")),
+        new OnSaleSpec(c.getDuration("onsale.lobby-opens-in"), c.getDuration("onsale.lobby"), c.getInt("onsale.admission-per-minute"),
+            c.getInt("onsale.max-active-shoppers"), c.getBoolean("onsale.presale"), c.getInt("onsale.pow-bits")),
+        new HumanSpec(h.getInt("count"), arrivals.getDouble("before-start"), arrivals.getDouble("spike"),
+            arrivals.getDuration("spike-window"), arrivals.getDuration("tail-window"), h.getDuration("poll"),
+            h.getIntList("quantity").get(0), h.getIntList("quantity").get(1), h.getDurationList("think").get(0),
+            h.getDurationList("think").get(1), h.getDouble("decline"), h.getDouble("slow"), h.getDurationList("slow-think").get(0),
+            h.getDurationList("slow-think").get(1), h.getDouble("abandon")),
+        List.copyOf(groups),
+        new MeasureSpec(c.getInt("measure.first-k"), c.getDuration("measure.bucket")),
+        new GateSpec(c.getDouble("gate.bot-share-margin-points"), c.getDouble("gate.max-abs-spearman")),
+        new RunSpec(c.getDuration("run.max-after-start"), c.getDuration("run.after-sold-out"), c.getInt("run.in-flight"),
+            c.getInt("run.prepare-in-flight"), c.getDuration("run.call-timeout"), c.getInt("run.warm-up-joins")));
+    s.check();
+    return s;
+  }
+
+  private void check() {
+    if (humans.beforeStart() < 0 || humans.spike() < 0 || humans.beforeStart() + humans.spike() > 1) {
+      throw new IllegalArgumentException("humans.arrivals: before-start and spike are shares that add up to 1 at most");
+    }
+    if (humans.minQuantity() < 1 || humans.maxQuantity() < humans.minQuantity()) throw new IllegalArgumentException("humans.quantity: [min, max], min >= 1");
+    if (event.seats() < 3) throw new IllegalArgumentException("event.seats: 3 at least");
+    if (measure.firstK() < 1) throw new IllegalArgumentException("measure.first-k: 1 at least");
+    for (BotGroup g : bots) {
+      if (g.operators() < 0 || g.tabs() < 1 || g.accounts() < 1 || g.quantity() < 1) {
+        throw new IllegalArgumentException("bots: operators >= 0, tabs, accounts and quantity >= 1");
+      }
+    }
+  }
+
+  int botOperators() {
+    return bots.stream().mapToInt(BotGroup::operators).sum();
+  }
+}

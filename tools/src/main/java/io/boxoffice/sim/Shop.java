@@ -1,0 +1,69 @@
+package io.boxoffice.sim;
+
+import io.boxoffice.load.Storefront;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The shop's steps for an admitted tab, as the shop page makes them
+ * (server/src/main/resources/web/shop.html): the seat map and availability, a best-available
+ * hold, a checkout with an idempotency key. Outcomes are recorded as they happen.
+ */
+final class Shop {
+  private Shop() {}
+
+  /** Reads the seat map and the availability snapshot, as the page does when it opens. */
+  static CompletableFuture<Void> look(Sale sale, Tab tab) {
+    return sale.traffic.retrying("seatmap", tab, "GET", sale.path("/seatmap"), null, Map.of(), 3)
+        .thenCompose(r -> sale.traffic.retrying("availability", tab, "GET", sale.path("/availability"), null, Map.of(), 3))
+        .thenApply(r -> null);
+  }
+
+  /**
+   * Holds the best {@code quantity} seats (fewer when none fit); the seats held, empty when
+   * nothing was (the outcome is recorded then).
+   */
+  static CompletableFuture<List<String>> hold(Sale sale, Tab tab, int quantity) {
+    return sale.traffic.retrying("hold", tab, "POST", sale.path("/cart/holds"), "{\"best\":{\"quantity\":" + quantity + "}}",
+        Map.of(), 5).thenCompose(r -> {
+          if (r.status() == 200) {
+            List<String> seats = new ArrayList<>();
+            r.json().path("seats").forEach(s -> seats.add(s.path("seatId").asText()));
+            sale.observed.held(seats.size());
+            return CompletableFuture.completedFuture(seats);
+          }
+          if (r.status() == 409 && r.error().equals("no_seats") && quantity > 1 && !sale.over()) return hold(sale, tab, quantity / 2);
+          sale.observed.outcome(tab.account, r.status() == 409 ? "no seats" : "hold refused (" + describe(r) + ")");
+          return CompletableFuture.completedFuture(List.of());
+        });
+  }
+
+  /**
+   * Checks out what the tab holds with {@code paymentToken}, asking again with the same key
+   * while the answer is 503/429 or missing; the answer's status (200 is recorded as a sale).
+   */
+  static CompletableFuture<Integer> checkout(Sale sale, Tab tab, String paymentToken) {
+    String key = UUID.randomUUID().toString();
+    return sale.traffic.retrying("checkout", tab, "POST", sale.path("/cart/checkout"), "{\"paymentToken\":\"" + paymentToken + "\"}",
+        Map.of("Idempotency-Key", key), 8).thenApply(r -> {
+          if (r.status() == 200) {
+            List<String> seats = new ArrayList<>();
+            r.json().path("tickets").forEach(t -> seats.add(t.path("seatId").asText()));
+            sale.observed.sold(tab.account, r.json().path("orderId").asText(), seats);
+            sale.observed.outcome(tab.account, "bought");
+          } else if (r.status() == 410) {
+            sale.observed.outcome(tab.account, "hold expired at checkout");
+          } else if (r.status() != 402) {
+            sale.observed.outcome(tab.account, "checkout failed (" + describe(r) + ")");
+          }
+          return r.status();
+        });
+  }
+
+  static String describe(Storefront.Reply r) {
+    return r.answered() ? r.status() + " " + r.error() : r.status() == Storefront.TIMED_OUT ? "timed out" : "no answer";
+  }
+}

@@ -1,0 +1,395 @@
+package io.boxoffice.sim;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.boxoffice.load.Admin;
+import io.boxoffice.load.Storefront;
+import java.io.IOException;
+import java.net.http.HttpClient;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * {@code sim/run}: an on-sale rehearsed through the real HTTP API. A seeded crowd of humans and
+ * bot operators (a scenario file) signs up, waits for the lobby, joins at its own times, follows
+ * the waiting-room page's pace, shops and pays, against a node this program starts (embedded
+ * database) or a running cluster ({@code --target}). Afterwards: the fairness, honesty, latency
+ * and safety figures, a gate over them, and a report (HTML with plots, JSON, a text summary)
+ * under {@code target/sim/<scenario>-<time>/}. Exit status: 0 the gate held, 1 it did not, 2 the
+ * run could not be carried out.
+ */
+public final class Simulator {
+
+  /** What the command line asks for. */
+  record Options(Path scenario, Long seed, Integer humans, String target, String adminToken, Path out, Path jar, Path root) {
+    static Options parse(String[] args) {
+      Path scenario = null;
+      Long seed = null;
+      Integer humans = null;
+      String target = null;
+      String token = null;
+      Path out = null;
+      Path jar = null;
+      Path root = Path.of("").toAbsolutePath();
+      for (int i = 0; i < args.length; i++) {
+        String a = args[i];
+        switch (a) {
+          case "--seed" -> seed = Long.parseLong(args[++i]);
+          case "--humans" -> humans = Integer.parseInt(args[++i]);
+          case "--target" -> target = args[++i].replaceAll("/+$", "");
+          case "--admin-token" -> token = args[++i];
+          case "--out" -> out = Path.of(args[++i]);
+          case "--jar" -> jar = Path.of(args[++i]);
+          default -> {
+            if (a.startsWith("-")) throw new IllegalArgumentException("unknown option " + a);
+            if (scenario != null) throw new IllegalArgumentException("one scenario at a time");
+            scenario = a.endsWith(".conf") || a.contains("/") ? Path.of(a) : root.resolve("sim/scenarios/" + a + ".conf");
+          }
+        }
+      }
+      if (scenario == null) throw new IllegalArgumentException("name a scenario (see sim/scenarios/)");
+      if (target != null && token == null) throw new IllegalArgumentException("--target needs --admin-token");
+      return new Options(scenario, seed, humans, target, token, out, jar == null ? root.resolve("server/target/boxoffice.jar") : jar,
+          root);
+    }
+  }
+
+  /** What a run found: the gate's checks, and where its report is. */
+  record Result(List<Gate.Check> checks, Path dir, Measures.Fairness fairness, Gate.Safety safety) {
+    boolean passed() {
+      return Gate.passed(checks);
+    }
+  }
+
+  public static void main(String[] args) {
+    if (args.length == 0 || List.of(args).contains("--help") || List.of(args).contains("-h")) {
+      System.out.print(usage());
+      System.exit(args.length == 0 ? 2 : 0);
+    }
+    int code;
+    try {
+      Result r = run(Options.parse(args));
+      code = r.passed() ? 0 : 1;
+    } catch (IllegalArgumentException e) {
+      System.err.println("sim: " + e.getMessage());
+      code = 2;
+    } catch (Exception e) {
+      System.err.println("sim: the run could not be carried out: " + e);
+      e.printStackTrace();
+      code = 2;
+    }
+    System.exit(code);
+  }
+
+  static String usage() {
+    return """
+        usage: sim/run SCENARIO [--seed N] [--humans N] [--target URL --admin-token T] [--out DIR]
+
+          SCENARIO   a name under sim/scenarios/ (smoke, seed-section-8) or a .conf file
+          --seed N   the crowd's seed (default: the scenario's); the same seed makes the same crowd
+          --humans N that many humans instead of the scenario's count
+          --target URL --admin-token T
+                     drive a running node or cluster instead of starting one; its X-Forwarded-For
+                     is trusted only from its boxoffice.edge.trusted-proxies (loopback by default):
+                     from elsewhere every simulated fan shares this machine's network prefix and
+                     its rate limits, so run it beside the node or add this host as a proxy
+          --out DIR  where the report goes (default target/sim/<scenario>-<time>/)
+          --jar FILE the node to start (default server/target/boxoffice.jar)
+
+        Without --target, starts server/target/boxoffice.jar on the embedded H2 in a fresh data
+        directory on free ports, with account creation made cheap for the crowd's sign-up (on that
+        node only). Writes report.html (plots), report.json (every figure), summary.txt and
+        node.log; prints a progress line while it runs and the summary at the end. Exit status:
+        0 the gate held, 1 it did not, 2 the run could not be carried out.
+
+        Bot strategies (a scenario's bots = [{operators, strategies, tabs, accounts, ...}]):
+          many-tabs          many tabs (sessions) per account, each joining
+          sybils             many accounts per operator, each from its own network
+          earliest-join      joins from a second before the lobby opens, every 250 ms
+          hammer             hammers join and status every hammer-every
+          share-token        an admitted token used by another account and from another network
+          no-token           hold and checkout without a queue token, and with a forged one
+          hold-max-never-pay holds the most seats it may and never pays
+        """;
+  }
+
+  static Result run(Options o) throws Exception {
+    Scenario scenario = Scenario.load(o.scenario());
+    if (o.seed() != null || o.humans() != null) scenario = override(scenario, o.seed(), o.humans());
+    String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
+    Path dir = o.out() != null ? o.out() : o.root().resolve("target/sim/" + scenario.name() + "-" + stamp);
+    Files.createDirectories(dir);
+    say("scenario " + scenario.name() + " (seed " + scenario.seed() + "): " + scenario.humans().count() + " humans, "
+        + scenario.botOperators() + " bot operators; report in " + dir);
+    SimNode node = null;
+    try {
+      String base;
+      String token;
+      if (o.target() == null) {
+        say("starting a node of " + o.jar() + " (embedded H2, cheap sign-up for the crowd)");
+        node = SimNode.start(o.jar(), dir, scenario.node().heap(), scenario.node().javaOptions(), Duration.ofMinutes(3));
+        base = node.baseUrl;
+        token = node.adminToken;
+        say("node serves at " + base);
+      } else {
+        base = o.target();
+        token = o.adminToken();
+      }
+      return new Simulator(scenario, dir, base, token, stamp).simulate();
+    } finally {
+      if (node != null) node.close();
+    }
+  }
+
+  private static Scenario override(Scenario s, Long seed, Integer humans) {
+    Scenario.HumanSpec h = s.humans();
+    Scenario.HumanSpec nh = humans == null ? h : new Scenario.HumanSpec(humans, h.beforeStart(), h.spike(), h.spikeWindow(),
+        h.tailWindow(), h.poll(), h.minQuantity(), h.maxQuantity(), h.minThink(), h.maxThink(), h.decline(), h.slow(),
+        h.minSlowThink(), h.maxSlowThink(), h.abandon());
+    return new Scenario(s.name(), s.description(), seed == null ? s.seed() : seed, s.node(), s.event(), s.onsale(), nh, s.bots(),
+        s.measure(), s.gate(), s.run());
+  }
+
+  // ---- one run ----------------------------------------------------------------------------
+
+  private final Scenario scenario;
+  private final Path dir;
+  private final String base;
+  private final String adminToken;
+  private final String runTag;
+  private final String eventId;
+  private final ScheduledExecutorService scheduler = Executors.newScheduledThreadPool(2, daemon("sim-timer"));
+  private final ExecutorService httpThreads = Executors.newFixedThreadPool(3, daemon("sim-http"));
+  private final Timeline timeline = new Timeline();
+
+  private Simulator(Scenario scenario, Path dir, String base, String adminToken, String stamp) {
+    this.scenario = scenario;
+    this.dir = dir;
+    this.base = base;
+    this.adminToken = adminToken;
+    this.runTag = stamp.substring(4).replace("-", "") + Integer.toHexString(ThreadLocalRandom.current().nextInt(0x1000, 0xffff));
+    this.eventId = "sim-" + scenario.name().replaceAll("[^A-Za-z0-9_-]", "") + "-" + runTag;
+  }
+
+  private Result simulate() throws Exception {
+    long began = System.currentTimeMillis();
+    HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5))
+        .executor(httpThreads).build();
+    Storefront store = new Storefront(List.of(base), client);
+    Admin admin = new Admin(new Storefront(List.of(base), HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build()),
+        adminToken);
+    Scenario.EventSpec e = scenario.event();
+    admin.createVenueAndEvent(new Admin.EventSpec(eventId, "v-" + eventId, "Simulated " + scenario.name(), e.seats(), e.holdSeconds(),
+        e.holdJitterSeconds(), e.maxSeatsPerAccount()));
+    Crowd crowd = Crowd.of(scenario, runTag);
+    say("event " + eventId + ": " + e.seats() + " seats; " + crowd.accounts.size() + " accounts, " + crowd.tabs()
+        + " tabs sign up and in (before the sale, not timed against it)");
+    Traffic prepare = new Traffic(store, eventId, scenario.run().prepareInFlight(), scenario.run().callTimeout(), scenario.measure().bucket(),
+        scheduler);
+    long prepared = signUpAndIn(crowd, prepare);
+    say("crowd signed in after " + seconds(System.currentTimeMillis() - began) + " (" + prepared + " tabs without a session)");
+    warmUp(crowd, admin, prepare);
+
+    long lobbyOpensAt = System.currentTimeMillis() + scenario.onsale().lobbyOpensIn().toMillis();
+    long startsAt = lobbyOpensAt + scenario.onsale().lobby().toMillis();
+    Scenario.OnSaleSpec os = scenario.onsale();
+    admin.scheduleOnSale(eventId, new Admin.OnSale(Instant.ofEpochMilli(lobbyOpensAt), Instant.ofEpochMilli(startsAt),
+        os.admissionPerMinute(), os.maxActiveShoppers(), os.presale(), os.powBits()));
+    say("lobby opens at " + Instant.ofEpochMilli(lobbyOpensAt) + ", the sale starts at " + Instant.ofEpochMilli(startsAt));
+    Traffic traffic = new Traffic(store, eventId, scenario.run().inFlight(), scenario.run().callTimeout(), scenario.measure().bucket(),
+        scheduler);
+    traffic.origin(startsAt);
+    Sale sale = new Sale(scenario, eventId, traffic, lobbyOpensAt);
+    schedule(crowd, sale);
+
+    long soldOutAt = watch(sale, crowd, admin, traffic);
+    sale.end();
+    say("the run ends: letting calls in flight finish");
+    long drainUntil = System.currentTimeMillis() + scenario.run().callTimeout().toMillis() + 2000;
+    while (System.currentTimeMillis() < drainUntil && traffic.inFlight() > 0) TimeUnit.MILLISECONDS.sleep(200);
+    JsonNode finalStats = admin.stats(eventId);
+    if (finalStats != null) timeline.add(System.currentTimeMillis(), finalStats, 0, 0, traffic.sent.sum());
+    scheduler.shutdownNow();
+
+    Report report = new Report(sale, crowd, timeline, prepare, finalStats, soldOutAt, System.currentTimeMillis() - began);
+    Result result = report.write(dir);
+    System.out.print(report.summary());
+    httpThreads.shutdownNow();
+    return result;
+  }
+
+  /** Every account signs up and every tab signs in; returns how many tabs have no session after all. */
+  private long signUpAndIn(Crowd crowd, Traffic t) throws InterruptedException {
+    List<CompletableFuture<Void>> all = new ArrayList<>();
+    AtomicInteger signedUp = new AtomicInteger();
+    AtomicInteger done = new AtomicInteger();
+    for (Account a : crowd.accounts) {
+      Tab first = a.tabs.get(0);
+      String credentials = "{\"email\":\"" + a.email + "\",\"password\":\"correct horse battery\"}";
+      CompletableFuture<Void> f = t.retrying("sign-up", first, "POST", "/api/accounts", credentials, Map.of(), 20)
+          .thenCompose(r -> {
+            signedUp.incrementAndGet();
+            List<CompletableFuture<Void>> tabs = new ArrayList<>();
+            if (r.status() == 201 || r.status() == 409) {
+              for (Tab tab : a.tabs) {
+                tabs.add(t.retrying("sign-in", tab, "POST", "/api/session", credentials, Map.of(), 20).thenAccept(s -> {
+                  if (s.status() != 200) return;
+                  tab.identity = s.setCookie("bo_id").orElse(null);
+                  a.accountId = s.json().path("accountId").asText(null);
+                }));
+              }
+            }
+            return CompletableFuture.allOf(tabs.toArray(CompletableFuture[]::new));
+          })
+          .whenComplete((v, e) -> done.incrementAndGet());
+      all.add(f);
+    }
+    CompletableFuture<Void> every = CompletableFuture.allOf(all.toArray(CompletableFuture[]::new));
+    while (!every.isDone()) {
+      try {
+        every.get(5, TimeUnit.SECONDS);
+      } catch (java.util.concurrent.TimeoutException e) {
+        say(String.format(Locale.ROOT, "signing up: %,d of %,d accounts signed up, %,d with every tab signed in", signedUp.get(),
+            crowd.accounts.size(), done.get()));
+      } catch (java.util.concurrent.ExecutionException e) {
+        break;
+      }
+    }
+    return crowd.accounts.stream().flatMap(a -> a.tabs.stream()).filter(tab -> tab.identity == null).count();
+  }
+
+  /**
+   * A small event whose lobby opens now: the first humans join it and read their status (at the
+   * set-up's pace), so that the queue's shards and code paths are warm when the sale's lobby opens.
+   */
+  private void warmUp(Crowd crowd, Admin admin, Traffic t) throws InterruptedException {
+    int joins = Math.min(scenario.run().warmUpJoins(), crowd.humans.size());
+    if (joins <= 0) return;
+    long began = System.currentTimeMillis();
+    String warm = eventId + "-w";
+    admin.createVenueAndEvent(new Admin.EventSpec(warm, "v-" + warm, "Warm-up", 10, 30, 0, 2));
+    admin.scheduleOnSale(warm, new Admin.OnSale(Instant.ofEpochMilli(began), Instant.ofEpochMilli(began + 3_600_000L), 60, 10,
+        false, 0));
+    List<CompletableFuture<?>> all = new ArrayList<>();
+    for (Human h : crowd.humans.subList(0, joins)) {
+      Tab tab = h.tab;
+      Map<String, String> headers = Tab.headersOf(warm, tab.identity, null, tab.forwardedFor);
+      all.add(t.call("warm-up join", tab, "POST", "/api/events/" + warm + "/queue", "{}", headers).thenCompose(r -> {
+        Map<String, String> withToken = Tab.headersOf(warm, tab.identity, r.setCookie("bo_q_" + warm).orElse(null), tab.forwardedFor);
+        return t.call("warm-up status", tab, "GET", "/api/events/" + warm + "/queue/status", null, withToken);
+      }));
+    }
+    try {
+      CompletableFuture.allOf(all.toArray(CompletableFuture[]::new)).get(3, TimeUnit.MINUTES);
+    } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+      say("the warm-up did not finish: " + e);
+    }
+    say("warm-up: " + joins + " joins to another event's lobby in " + seconds(System.currentTimeMillis() - began));
+  }
+
+  /** Every human and every bot tab arrives at its time (tabs of a bot within 50 ms of each other). */
+  private void schedule(Crowd crowd, Sale sale) {
+    long now = System.currentTimeMillis();
+    for (Human h : crowd.humans) {
+      if (h.tab.identity == null) continue;
+      scheduler.schedule(() -> h.arrive(sale), sale.startsAt + h.plan.arrivalOffsetMillis() - now, TimeUnit.MILLISECONDS);
+    }
+    for (BotOperator op : crowd.operators) {
+      long jitterSeed = op.id * 7919L;
+      for (Account a : op.accounts) {
+        for (Tab tab : a.tabs) {
+          if (tab.identity == null) continue;
+          long jitter = Math.floorMod(jitterSeed++ * 31 + tab.index * 17L, 50);
+          scheduler.schedule(() -> op.arrive(sale, tab), sale.startsAt + op.arrivalOffsetMillis + jitter - now, TimeUnit.MILLISECONDS);
+        }
+      }
+    }
+  }
+
+  /**
+   * Looks at the event about once a second until the run ends (sold out and a while after, the
+   * longest run after the start, or nobody left to act); prints a progress line every 5 s.
+   * Returns when it sold out (epoch ms), or -1.
+   */
+  private long watch(Sale sale, Crowd crowd, Admin admin, Traffic traffic) throws InterruptedException {
+    long end = sale.startsAt + scenario.run().maxAfterStart().toMillis();
+    long soldOutAt = -1;
+    long lastSay = 0;
+    long lastSent = 0;
+    long lastSentAt = System.currentTimeMillis();
+    long lastArrival = sale.startsAt + scenario.humans().spikeWindow().toMillis() + scenario.humans().tailWindow().toMillis();
+    while (System.currentTimeMillis() < end) {
+      long now = System.currentTimeMillis();
+      JsonNode stats = admin.stats(eventId);
+      long waiting = 0;
+      long shopping = 0;
+      long active = 0;
+      for (Account a : crowd.accounts) {
+        for (Tab t : a.tabs) {
+          if (t.waiting()) waiting++;
+          if (t.admitted.get() && !t.done.get()) shopping++;
+          if (!t.done.get() && t.identity != null && a.joins) active++;
+        }
+      }
+      if (stats != null) {
+        timeline.add(now, stats, waiting, shopping, traffic.sent.sum());
+        if (soldOutAt < 0 && stats.path("state").asText().equals("sold_out") && now > sale.startsAt) {
+          soldOutAt = now;
+          end = Math.min(end, now + scenario.run().afterSoldOut().toMillis());
+          say("sold out at t=" + seconds(now - sale.startsAt));
+        }
+      }
+      if (now > lastArrival && now > sale.startsAt && active == 0) {
+        say("nobody is left waiting or shopping");
+        break;
+      }
+      if (now - lastSay >= 5000) {
+        long sent = traffic.sent.sum();
+        double rate = (sent - lastSent) * 1000.0 / Math.max(1, now - lastSentAt);
+        lastSent = sent;
+        lastSentAt = now;
+        lastSay = now;
+        Timeline.Sample s = timeline.last();
+        say(String.format(Locale.ROOT, "t=%+4ds lobby %,d | admitted up to %,d | tabs waiting %,d, shopping %,d | seats sold %,d held %,d"
+                + " of %,d | requests %,d (%.0f/s, %d in flight, %,d queued) | 5xx %,d",
+            (now - sale.startsAt) / 1000, s == null ? 0 : s.lobby(), s == null ? 0 : s.admittedUpTo(), waiting, shopping,
+            s == null ? 0 : s.sold(), s == null ? 0 : s.held(), scenario.event().seats(), sent, rate, traffic.inFlight(),
+            traffic.waitingCalls(), traffic.fiveXx()));
+      }
+      TimeUnit.MILLISECONDS.sleep(Math.max(50, 1000 - (System.currentTimeMillis() - now)));
+    }
+    return soldOutAt;
+  }
+
+  static String seconds(long millis) {
+    return String.format(Locale.ROOT, "%.1f s", millis / 1000.0);
+  }
+
+  private static ThreadFactory daemon(String name) {
+    AtomicInteger n = new AtomicInteger();
+    return r -> {
+      Thread t = new Thread(r, name + "-" + n.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    };
+  }
+
+  static void say(String line) {
+    System.out.println("[" + java.time.LocalTime.now().withNano(0) + "] " + line);
+  }
+}

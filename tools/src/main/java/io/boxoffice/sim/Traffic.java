@@ -1,0 +1,199 @@
+package io.boxoffice.sim;
+
+import io.boxoffice.load.Counts;
+import io.boxoffice.load.Storefront;
+import java.time.Duration;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+import org.HdrHistogram.Histogram;
+
+/**
+ * The crowd's HTTP: every simulated call goes through here, without a thread per fan. At most
+ * {@code inFlight} calls are on the wire at once (the crowd's connections); more wait here and
+ * their wait is not counted as latency. Each call is timed from the moment it is sent, by phase
+ * (join, status, seatmap, hold, checkout...) and by time bucket from the sale's start, and each
+ * answer is counted by phase, status and error code. A tab's queue cookie follows the answers it
+ * gets, as a browser's would.
+ */
+final class Traffic {
+  /** The highest latency a histogram keeps, in microseconds. */
+  private static final long MAX_MICROS = TimeUnit.MINUTES.toMicros(2);
+
+  private final Storefront store;
+  private final String eventId;
+  private final Duration timeout;
+  private final long bucketMillis;
+  private final ScheduledExecutorService scheduler;
+  private final Semaphore permits;
+  private final ConcurrentLinkedQueue<Runnable> waiting = new ConcurrentLinkedQueue<>();
+  private final Map<String, Histogram> latency = new ConcurrentHashMap<>();
+  private final Map<String, Map<Long, Histogram>> latencyByBucket = new ConcurrentHashMap<>();
+  /** phase -> "status error" -> count. */
+  private final Counts<String> answers = new Counts<>();
+  final LongAdder sent = new LongAdder();
+  private final LongAdder fiveXx = new LongAdder();
+  private final int inFlightLimit;
+  private volatile long origin;
+
+  Traffic(Storefront store, String eventId, int inFlight, Duration timeout, Duration bucket, ScheduledExecutorService scheduler) {
+    this.store = store;
+    this.eventId = eventId;
+    this.timeout = timeout;
+    this.bucketMillis = bucket.toMillis();
+    this.scheduler = scheduler;
+    this.permits = new Semaphore(inFlight);
+    this.inFlightLimit = inFlight;
+  }
+
+  /** Latency buckets count from here (the sale's start), epoch ms. */
+  void origin(long originMillis) {
+    this.origin = originMillis;
+  }
+
+  long bucketMillis() {
+    return bucketMillis;
+  }
+
+  /** Calls now, or as soon as one of the crowd's connections is free. */
+  CompletableFuture<Storefront.Reply> call(String phase, Tab tab, String method, String path, String body, Map<String, String> headers) {
+    CompletableFuture<Storefront.Reply> out = new CompletableFuture<>();
+    Runnable send = () -> {
+      long started = System.nanoTime();
+      sent.increment();
+      int node = tab == null ? 0 : tab.account.id % store.nodes();
+      store.send(phase, node, method, path, body, timeout, headers).whenComplete((r, error) -> {
+        release();
+        Storefront.Reply reply = r != null ? r : new Storefront.Reply(Storefront.NO_ANSWER, String.valueOf(error), null, node);
+        record(phase, reply, (System.nanoTime() - started) / 1000);
+        if (tab != null) reply.setCookie("bo_q_" + eventId).ifPresent(t -> tab.queueToken = t.isEmpty() ? null : t);
+        out.complete(reply);
+      });
+    };
+    if (permits.tryAcquire()) {
+      send.run();
+    } else {
+      waiting.add(send);
+      drain();
+    }
+    return out;
+  }
+
+  /** A call with the tab's own cookies and network. */
+  CompletableFuture<Storefront.Reply> call(String phase, Tab tab, String method, String path, String body) {
+    return call(phase, tab, method, path, body, tab.headers(eventId));
+  }
+
+  /**
+   * A call that is sent again, as a fan clicks again, while it is answered 429 or 503 (after its
+   * Retry-After, at most 5 s) or not at all, up to {@code attempts} times.
+   */
+  CompletableFuture<Storefront.Reply> retrying(String phase, Tab tab, String method, String path, String body,
+                                              Map<String, String> extra, int attempts) {
+    Map<String, String> headers = tab.headers(eventId);
+    headers.putAll(extra);
+    return call(phase, tab, method, path, body, headers).thenCompose(r -> {
+      boolean again = !r.answered() || r.status() == 429 || r.status() == 503;
+      if (!again || attempts <= 1) return CompletableFuture.completedFuture(r);
+      long wait = r.answered() ? Math.min(5000, r.retryAfterMillis()) : 500;
+      return after(wait).thenCompose(v -> retrying(phase, tab, method, path, body, extra, attempts - 1));
+    });
+  }
+
+  /** Completes after {@code millis}, on the scheduler. */
+  CompletableFuture<Void> after(long millis) {
+    CompletableFuture<Void> done = new CompletableFuture<>();
+    scheduler.schedule(() -> done.complete(null), Math.max(0, millis), TimeUnit.MILLISECONDS);
+    return done;
+  }
+
+  private void release() {
+    Runnable next = waiting.poll();
+    if (next != null) {
+      next.run();
+      return;
+    }
+    permits.release();
+    drain();
+  }
+
+  private void drain() {
+    while (!waiting.isEmpty() && permits.tryAcquire()) {
+      Runnable next = waiting.poll();
+      if (next == null) {
+        permits.release();
+        return;
+      }
+      next.run();
+    }
+  }
+
+  int waitingCalls() {
+    return waiting.size();
+  }
+
+  int inFlight() {
+    return inFlightLimit - permits.availablePermits();
+  }
+
+  long fiveXx() {
+    return fiveXx.sum();
+  }
+
+  private void record(String phase, Storefront.Reply reply, long micros) {
+    if (reply.status() >= 500) fiveXx.increment();
+    if (reply.answered()) {
+      long bucket = Math.floorDiv(System.currentTimeMillis() - origin, bucketMillis);
+      Histogram all = latency.computeIfAbsent(phase, p -> new Histogram(MAX_MICROS, 2));
+      Histogram inBucket = latencyByBucket.computeIfAbsent(phase, p -> new ConcurrentHashMap<>())
+          .computeIfAbsent(bucket, b -> new Histogram(MAX_MICROS, 2));
+      long v = Math.min(MAX_MICROS, Math.max(1, micros));
+      synchronized (all) {
+        all.recordValue(v);
+      }
+      synchronized (inBucket) {
+        inBucket.recordValue(v);
+      }
+    }
+    String key = !reply.answered() ? (reply.status() == Storefront.TIMED_OUT ? "timed out" : "no answer")
+        : reply.status() < 400 ? Integer.toString(reply.status()) : reply.status() + " " + reply.error();
+    answers.increment(phase, key);
+  }
+
+  /** Every phase's latency over the whole run (a copy). */
+  Map<String, Histogram> latency() {
+    Map<String, Histogram> out = new TreeMap<>();
+    latency.forEach((phase, h) -> {
+      synchronized (h) {
+        out.put(phase, h.copy());
+      }
+    });
+    return out;
+  }
+
+  /** phase -> bucket (from the sale's start, of {@link #bucketMillis}) -> latency (copies). */
+  Map<String, Map<Long, Histogram>> latencyByBucket() {
+    Map<String, Map<Long, Histogram>> out = new TreeMap<>();
+    latencyByBucket.forEach((phase, buckets) -> {
+      Map<Long, Histogram> copy = new TreeMap<>();
+      buckets.forEach((b, h) -> {
+        synchronized (h) {
+          copy.put(b, h.copy());
+        }
+      });
+      out.put(phase, copy);
+    });
+    return out;
+  }
+
+  /** phase -> "status error" -> count. */
+  Map<String, Map<String, Long>> answers() {
+    return answers.snapshot();
+  }
+}

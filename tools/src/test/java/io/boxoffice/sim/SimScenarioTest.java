@@ -1,0 +1,83 @@
+package io.boxoffice.sim;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.typesafe.config.ConfigFactory;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Scenario files parse over the defaults, the shipped ones are valid, and the same seed makes the same crowd. */
+class SimScenarioTest {
+
+  @Test
+  void theShippedScenariosParse() {
+    for (String name : List.of("smoke", "seed-section-8")) {
+      Scenario s = Scenario.load(Path.of("sim/scenarios/" + name + ".conf"));
+      assertEquals(name, s.name());
+      assertTrue(s.humans().count() > 0 && s.botOperators() > 0, name);
+    }
+  }
+
+  @Test
+  void theSeedSection8ScenarioKeepsTheSeedsShares() {
+    Scenario s = Scenario.load(Path.of("sim/scenarios/seed-section-8.conf"));
+    Crowd c = Crowd.of(s, "t");
+    long botAccounts = c.botAccountsJoining();
+    long botTabs = c.accounts.stream().filter(a -> a.bot && a.joins).mapToLong(a -> a.tabs.size()).sum();
+    double accountShare = (double) botAccounts / (botAccounts + s.humans().count());
+    double sessionShare = (double) botTabs / (botTabs + s.humans().count());
+    assertEquals(0.0025, accountShare, 0.0001, "the seed's 500 of 200,500 accounts");
+    assertEquals(0.09, sessionShare, 0.005, "the seed's 20,000 of 220,000 sessions");
+  }
+
+  @Test
+  void theSameSeedMakesTheSameCrowd() {
+    Scenario s = Scenario.load(Path.of("sim/scenarios/smoke.conf"));
+    Crowd a = Crowd.of(s, "a");
+    Crowd b = Crowd.of(s, "b");
+    assertEquals(a.humans.size(), b.humans.size());
+    for (int i = 0; i < a.humans.size(); i++) assertEquals(a.humans.get(i).plan, b.humans.get(i).plan);
+    assertEquals(a.tabs(), b.tabs());
+  }
+
+  @Test
+  void arrivalsFollowTheShares() {
+    Scenario s = Scenario.from(ConfigFactory.parseString(
+        "humans { count = 10000, arrivals { before-start = 0.6, spike = 0.3, spike-window = 5s, tail-window = 60s } }\n"
+            + "onsale.lobby = 30s"));
+    Crowd c = Crowd.of(s, "t");
+    long before = c.humans.stream().filter(h -> h.plan.arrivalOffsetMillis() < 0).count();
+    long spike = c.humans.stream().filter(h -> h.plan.arrivalOffsetMillis() >= 0 && h.plan.arrivalOffsetMillis() <= 5000).count();
+    long tail = c.humans.size() - before - spike;
+    assertEquals(6000, before, 150);
+    assertEquals(3000, spike, 150);
+    assertEquals(1000, tail, 150);
+    assertTrue(c.humans.stream().allMatch(h -> h.plan.arrivalOffsetMillis() >= -30_000 && h.plan.arrivalOffsetMillis() <= 65_000));
+  }
+
+  @Test
+  void anUnknownBotStrategyOrImpossibleSharesAreRefused() {
+    assertThrows(IllegalArgumentException.class,
+        () -> Scenario.from(ConfigFactory.parseString("bots = [{ operators = 1, strategies = [teleport] }]")));
+    assertThrows(IllegalArgumentException.class,
+        () -> Scenario.from(ConfigFactory.parseString("humans.arrivals { before-start = 0.8, spike = 0.4 }")));
+  }
+
+  @Test
+  void strategiesShapeTheirOperators() {
+    Scenario s = Scenario.from(ConfigFactory.parseString(
+        "bots = [{ operators = 1, strategies = [many-tabs, sybils, share-token, earliest-join, hold-max-never-pay], tabs = 3, accounts = 4 }]"));
+    Crowd c = Crowd.of(s, "t");
+    BotOperator op = c.operators.get(0);
+    assertEquals(4, op.accounts.size());
+    assertEquals(1, op.accomplices.size(), "share-token lends an accomplice's identity");
+    assertTrue(op.accounts.stream().allMatch(a -> a.tabs.size() == 3));
+    assertEquals(4, op.accounts.stream().map(a -> a.tabs.get(0).forwardedFor.substring(0, a.tabs.get(0).forwardedFor.lastIndexOf('.')))
+        .distinct().count(), "sybils: a network per account");
+    assertTrue(op.shape.earliest && !op.shape.pays);
+    assertTrue(op.arrivalOffsetMillis < -s.onsale().lobby().toMillis(), "earliest: before the lobby opens");
+  }
+}
