@@ -1,6 +1,7 @@
 package io.boxoffice.chaos;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.typesafe.config.ConfigFactory;
 import java.io.IOException;
 import java.net.URI;
@@ -95,7 +96,7 @@ final class ChaosCluster {
                 URI.create("http://127.0.0.1:" + managementPort(n) + "/cluster/shards/EventInventory"))
             .timeout(Duration.ofSeconds(3)).GET().build(), HttpResponse.BodyHandlers.ofString());
         if (r.statusCode() != 200) continue;
-        for (JsonNode region : Storefront.JSON.readTree(r.body()).path("regions")) {
+        for (JsonNode region : JSON.readTree(r.body()).path("regions")) {
           if (region.path("shardId").asText().equals(shardId) && region.path("numEntities").asInt() > 0) return n;
         }
       } catch (IOException e) {
@@ -114,6 +115,7 @@ final class ChaosCluster {
   }
 
   private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+  private static final ObjectMapper JSON = new ObjectMapper();
 
   /** The pid recorded for node {@code n}, 0 when none. */
   long pid(int n) {
