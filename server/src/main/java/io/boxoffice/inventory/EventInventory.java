@@ -628,6 +628,7 @@ public final class EventInventory
       if (d instanceof Decision.Released r) return new Released(seatIds(book, r.seats()));
       if (d instanceof Decision.Sold s) return new Confirmed(s.orderId(), seatPrices(book, s.seats()));
       if (d instanceof Decision.Scanned s) return new Admitted(book.map().seatId(s.seat()));
+      if (d instanceof Decision.Refused r) return new Rejected("hold_expired", "the hold has expired", r.seatIds());
     }
     if (outcome instanceof SeatBook.AlreadySold) {
       Confirm c = (Confirm) command;
