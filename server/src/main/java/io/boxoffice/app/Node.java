@@ -154,18 +154,21 @@ public final class Node {
       InventorySettings inventorySettings = InventorySettings.fromConfig(config, clock, queueTokens, metrics, faults);
       EventInventory.init(system, inventorySettings);
       // A fan who has bought frees its active-shopper slot for the next fan in line (its pass
-      // still admits until its window ends, within the per-account cap).
+      // still admits until its window ends, within the per-account cap); a fan's first hold
+      // keeps its slot for the whole window (before it, the slot lapses after the arrival window).
       Cart.init(system, new CartSettings(clock, payments, barcodes, refs.inventories(), refs.wallets(), askTimeout,
           Duration.ofMillis(500), Duration.ofSeconds(5),
           (eventId, accountId) -> refs.places().apply(QueuePlace.entityId(eventId, accountId)).tell(new QueuePlace.Bought()))
-          .withHoldTimer(bo.getDuration("cart.hold-recheck"), bo.getDuration("cart.hold-release-grace"), metrics));
+          .withHoldTimer(bo.getDuration("cart.hold-recheck"), bo.getDuration("cart.hold-release-grace"), metrics)
+          .withShoppingStarted((eventId, accountId) ->
+              refs.places().apply(QueuePlace.entityId(eventId, accountId)).tell(new QueuePlace.Shopping())));
       // Journal write times are wall-clock times, so the sweep measures staleness on the wall clock.
       CheckoutRecovery.init(system, readSide, Clock.systemUTC(), bo.getDuration("checkout-recovery.interval"),
           bo.getDuration("checkout-recovery.stalled-after"), refs.carts());
       ActorRef<Topic.Command<WaitingRoom.Manifest>> manifestTopic = system.systemActorOf(
           Topic.create(WaitingRoom.Manifest.class, Manifests.TOPIC), Manifests.TOPIC, Props.empty());
       WaitingRoom.init(system, new WaitingRoomSettings(clock, bo.getDuration("queue.tick"), bo.getDuration("queue.admission-window"),
-          refs.inventories(), m -> manifestTopic.tell(Topic.publish(m)), askTimeout));
+          bo.getDuration("queue.arrival-window"), refs.inventories(), m -> manifestTopic.tell(Topic.publish(m)), askTimeout));
       ActorRef<OnSaleKeeper.Command> keeper = OnSaleKeeper.init(system, readSide, bo.getDuration("queue.keeper-interval"),
           refs.rooms());
       QueuePlace.init(system, refs.rooms(), askTimeout);
