@@ -1074,6 +1074,21 @@ class KubernetesManifestsTest {
     }
   }
 
+  /** The ConfigMap's variables, as a node would read them, set the Pekko settings they are meant for. */
+  @Test
+  void theConfigMapReachesPekkosSettings() throws IOException {
+    Map<String, String> data = load(OVERLAY).configMap().getData();
+    Config node = ConfigFactory.parseFile(CONF.resolve("application.conf").toFile())
+        .withFallback(ConfigFactory.parseMap(data)).withFallback(ConfigFactory.defaultReference()).resolve();
+    assertEquals(data.get("BOXOFFICE_APP_VERSION"), node.getString("pekko.cluster.app-version"));
+    assertEquals(Duration.ofSeconds(60), node.getDuration("pekko.cluster.shutdown-after-unsuccessful-join-seed-nodes"));
+    assertEquals("kubernetes-api", node.getString("pekko.management.cluster.bootstrap.contact-point-discovery.discovery-method"));
+    // Unset (a local node): Pekko's default version, and a join that waits for its seeds.
+    Config local = nodeConfig();
+    assertEquals("0.0.0", local.getString("pekko.cluster.app-version"));
+    assertEquals("off", local.getString("pekko.cluster.shutdown-after-unsuccessful-join-seed-nodes"));
+  }
+
   @TestFactory
   Stream<DynamicTest> theManifestsPassEveryCheck() throws IOException {
     List<DynamicTest> tests = new ArrayList<>();
