@@ -101,6 +101,26 @@ public final class Metrics implements InventoryMetrics, EdgeMetrics, ShopMetrics
         .tag("event", eventId).publishPercentiles(0.5, 0.99).register(registry).record(commands);
   }
 
+  /** This node's counters of each event, read by the managers' live dashboard. */
+  public io.boxoffice.admin.LiveCounters live() {
+    return new io.boxoffice.admin.LiveCounters() {
+      @Override
+      public double seatsHeld(String eventId) {
+        Counter c = registry.find("boxoffice_holds").tag("event", eventId).counter();
+        return c == null ? 0 : c.count();
+      }
+
+      @Override
+      public Map<String, Double> shed(String eventId) {
+        Map<String, Double> byClass = new java.util.HashMap<>();
+        for (Counter c : registry.find("boxoffice_requests_shed").tag("event", eventId).counters()) {
+          byClass.merge(c.getId().getTag("class"), c.count(), Double::sum);
+        }
+        return byClass;
+      }
+    };
+  }
+
   /** Gauges of an on-sale event, read from this node's copy of its manifest. */
   public void watch(String eventId, Manifests manifests) {
     if (!watchedEvents.add(eventId)) return;
