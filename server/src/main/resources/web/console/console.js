@@ -39,8 +39,17 @@ function cell(row, text) {
   return td;
 }
 
-async function loadVenues() {
+/**
+ * The venues list; {@code created} (just made here) is shown even before the list has it: the
+ * server's directory is written by a projection that lags the creation by a moment.
+ */
+async function loadVenues(created) {
   const { venues } = await call('GET', '/admin/venues');
+  if (created && !venues.some((v) => v.venueId === created.venueId)) {
+    venues.push(created);
+    venues.sort((a, b) => (a.venueId < b.venueId ? -1 : 1));
+    setTimeout(() => loadVenues().catch(() => {}), 1500);
+  }
   const body = $('venues').tBodies[0];
   body.replaceChildren();
   const select = $('e-venue');
@@ -109,7 +118,7 @@ async function createVenue(ev) {
     const r = await call('POST', '/admin/venues', body);
     say('Venue ' + r.venueId + ' created with ' + r.seatCount.toLocaleString('en') + ' seats.');
     f.reset();
-    await loadVenues();
+    await loadVenues({ venueId: r.venueId, name: body.name, seatCount: r.seatCount });
     $('e-venue').value = r.venueId;
   } catch (e) { say('Venue not created: ' + e.message, true); }
 }
@@ -177,7 +186,7 @@ async function rates(ev) {
   const cap = numberOf(f, 'maxActiveShoppers');
   if (rate !== undefined) body.admissionPerMinute = rate;
   if (cap !== undefined) body.maxActiveShoppers = cap;
-  await eventAction('Rates changed', 'PATCH', '/onsale', body);
+  if (await eventAction('Rates changed', 'PATCH', '/onsale', body)) f.reset();
 }
 
 async function invite(ev) {
@@ -264,7 +273,7 @@ function show(s) {
   $('f-sold').textContent = fmt(seats.sold);
   $('f-held').textContent = fmt(seats.held);
   $('f-available').textContent = fmt(seats.available);
-  if (s.onsale && document.activeElement !== $('r-rate') && document.activeElement !== $('r-cap')) {
+  if (s.onsale) {
     $('r-rate').placeholder = s.onsale.admissionPerMinute;
     $('r-cap').placeholder = s.onsale.maxActiveShoppers;
   }
