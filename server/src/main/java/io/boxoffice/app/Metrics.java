@@ -58,12 +58,12 @@ public final class Metrics implements InventoryMetrics, EdgeMetrics, ShopMetrics
   }
 
   public Counter holds(String eventId) {
-    return Counter.builder("boxoffice_holds").description("Seats held (durably) through this node")
+    return Counter.builder("boxoffice_holds").description("Seats held (durably) by the inventories on this node")
         .tag("event", eventId).register(registry);
   }
 
   public Counter sales(String eventId) {
-    return Counter.builder("boxoffice_sales").description("Orders sold through this node").tag("event", eventId).register(registry);
+    return Counter.builder("boxoffice_sales").description("Orders sold (durably) by the inventories on this node").tag("event", eventId).register(registry);
   }
 
   public Counter shed(String eventId, String priority) {
@@ -72,8 +72,9 @@ public final class Metrics implements InventoryMetrics, EdgeMetrics, ShopMetrics
   }
 
   @Override
-  public void seatsHeld(String eventId, int seats) {
-    holds(eventId).increment(seats);
+  public void holdsAndSalesWritten(String eventId, int seatsHeld, int ordersSold, int seatsSold) {
+    if (seatsHeld > 0) holds(eventId).increment(seatsHeld);
+    if (ordersSold > 0) sales(eventId).increment(ordersSold);
   }
 
   @Override
@@ -81,11 +82,6 @@ public final class Metrics implements InventoryMetrics, EdgeMetrics, ShopMetrics
     Counter.builder("boxoffice_holds_released_by_timer")
         .description("Seats of abandoned holds that the carts' hold timers gave back to the sale")
         .tag("event", eventId).register(registry).increment(seats);
-  }
-
-  @Override
-  public void orderSold(String eventId) {
-    sales(eventId).increment();
   }
 
   @Override
