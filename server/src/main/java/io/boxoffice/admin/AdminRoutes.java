@@ -142,6 +142,13 @@ public final class AdminRoutes extends AllDirectives {
     this.maxVenueBytes = maxVenueBytes;
   }
 
+  /** Live streams open now: each ends when its client goes. */
+  public int liveStreams() {
+    return liveStreams.get();
+  }
+
+  private final java.util.concurrent.atomic.AtomicInteger liveStreams = new java.util.concurrent.atomic.AtomicInteger();
+
   public Route routes() {
     // The console's page and assets need no token: the page asks for it and sends it on every call.
     return pathPrefix("admin", () -> concat(
@@ -331,7 +338,11 @@ public final class AdminRoutes extends AllDirectives {
 
   private Source<ServerSentEvent, org.apache.pekko.NotUsed> liveSource(String eventId) {
     return Source.tick(Duration.ZERO, liveInterval, "tick")
-        .mapMaterializedValue(cancellable -> org.apache.pekko.NotUsed.getInstance())
+        .watchTermination((cancellable, done) -> {
+          liveStreams.incrementAndGet();
+          done.whenComplete((d, e) -> liveStreams.decrementAndGet());
+          return org.apache.pekko.NotUsed.getInstance();
+        })
         .mapAsync(1, tick -> statsOf(eventId)
             .thenApply(stats -> Optional.of(new LiveRates.Sample(System.nanoTime(), System.currentTimeMillis(), stats.admittedUpTo(), stats.orders(),
                 counters.seatsHeld(eventId), counters.shed(eventId), stats)))

@@ -250,6 +250,8 @@ public final class Node {
     AdminRoutes admin = new AdminRoutes(system, adminApi, token(bo, "admin-token", "Admin"), bo.getBytes("http.max-admin-body-bytes"),
         presale, refs.registries(), payments instanceof PaymentSimulator sim ? sim : null, manifests, readSide, metrics.live(),
         bo.getDuration("admin.live-interval"));
+    metrics.gauge("boxoffice_admin_live_streams", "Managers' live dashboards streaming from this node",
+        io.micrometer.core.instrument.Tags.empty(), admin::liveStreams);
     BulkheadDirectives bulkheads = new BulkheadDirectives(bulkhead, api, metrics);
     QueueRoutes queue = new QueueRoutes(api, bulkheads, identity, fans, manifests, queueTokens, line, pow, presale, refs.places(),
         refs.registries(), system.scheduler(), clock, tokenMaxAge);

@@ -210,9 +210,16 @@ class ManagerApiTest {
       JsonNode last = events.get(events.size() - 1);
       assertEquals(1, last.get("orders").asInt());
       assertEquals("open", last.get("state").asText());
+      assertEquals(1.0, SaleMetricsTest.value(metrics(), "boxoffice_admin_live_streams", ""), "one stream open");
     } finally {
       response.body().close();
     }
+    // The client went away: the stream stops on the server too.
+    await().atMost(Duration.ofSeconds(15)).until(() -> SaleMetricsTest.value(metrics(), "boxoffice_admin_live_streams", "") == 0.0);
+  }
+
+  static String metrics() {
+    return new HttpFan(node.managementPort()).send("GET", "/metrics", null).body();
   }
 
   @Test

@@ -65,10 +65,11 @@ class SaleMetricsTest {
     });
   }
 
-  /** The value of {@code name}'s series for {@code eventId}, or NaN when there is none. */
+  /** The value of {@code name}'s series for {@code eventId} (empty: a series without labels), or NaN when there is none. */
   static double value(String metrics, String name, String eventId) {
     for (String line : metrics.split("\n")) {
-      if (line.startsWith(name + "{") && line.contains("event=\"" + eventId + "\"")) {
+      if (eventId.isEmpty() ? line.startsWith(name + " ") || line.startsWith(name + "{}")
+          : line.startsWith(name + "{") && line.contains("event=\"" + eventId + "\"")) {
         return Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
       }
     }
