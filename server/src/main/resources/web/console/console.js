@@ -131,6 +131,10 @@ async function createEvent(ev) {
     const v = numberOf(f, zone);
     if (v !== undefined) prices[zone] = v;
   }
+  const other = f.elements.otherPrices.value.trim();
+  if (other) {
+    try { Object.assign(prices, JSON.parse(other)); } catch (e) { say('Other zones are not valid JSON: ' + e.message, true); return; }
+  }
   const body = {
     eventId: f.elements.eventId.value.trim(), venueId: f.elements.venueId.value, name: f.elements.name.value.trim(),
     prices, holdSeconds: numberOf(f, 'holdSeconds'), maxSeatsPerAccount: numberOf(f, 'maxSeatsPerAccount'),

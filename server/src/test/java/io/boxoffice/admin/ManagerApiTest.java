@@ -208,6 +208,10 @@ class ManagerApiTest {
       assertTrue(events.stream().anyMatch(e -> e.get("salesPerSecond").asDouble() > 0), "a tick saw the sale as a rate");
       assertTrue(events.stream().anyMatch(e -> e.get("holdsPerSecond").asDouble() > 0), "a tick saw the hold as a rate");
       JsonNode last = events.get(events.size() - 1);
+      long started = System.nanoTime();
+      HttpFan.Reply list = admin.admin("GET", "/admin/events", null);
+      System.out.printf("live event: %d bytes of JSON; GET /admin/events: %d events, %d bytes, %.1f ms%n",
+          last.toString().length(), list.json().get("events").size(), list.body().length(), (System.nanoTime() - started) / 1e6);
       assertEquals(1, last.get("orders").asInt());
       assertEquals("open", last.get("state").asText());
       assertEquals(1.0, SaleMetricsTest.value(metrics(), "boxoffice_admin_live_streams", ""), "one stream open");
