@@ -101,6 +101,8 @@ class ManagerConsoleBrowserTest {
     awaitText(page, "f-orders", "3");
     await().atMost(WAIT).until(() -> !page.findElement(By.id("spark-sales")).getAttribute("points").isEmpty());
     Chromium.screenshot(page, "console-desktop-live");
+    page.executeScript("window.scrollTo(0, 0);");
+    Chromium.screenshot(page, "console-desktop-top");
 
     page.findElement(By.id("pause")).click();
     awaitText(page, "live-state", "paused");
