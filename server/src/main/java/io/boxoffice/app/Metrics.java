@@ -58,12 +58,12 @@ public final class Metrics implements InventoryMetrics, EdgeMetrics, ShopMetrics
   }
 
   public Counter holds(String eventId) {
-    return Counter.builder("boxoffice_holds").description("Seats held (durably) through this node")
+    return Counter.builder("boxoffice_holds").description("Seats held (durably) by the inventories on this node")
         .tag("event", eventId).register(registry);
   }
 
   public Counter sales(String eventId) {
-    return Counter.builder("boxoffice_sales").description("Orders sold through this node").tag("event", eventId).register(registry);
+    return Counter.builder("boxoffice_sales").description("Orders sold (durably) by the inventories on this node").tag("event", eventId).register(registry);
   }
 
   public Counter shed(String eventId, String priority) {
@@ -72,8 +72,9 @@ public final class Metrics implements InventoryMetrics, EdgeMetrics, ShopMetrics
   }
 
   @Override
-  public void seatsHeld(String eventId, int seats) {
-    holds(eventId).increment(seats);
+  public void holdsAndSalesWritten(String eventId, int seatsHeld, int ordersSold, int seatsSold) {
+    if (seatsHeld > 0) holds(eventId).increment(seatsHeld);
+    if (ordersSold > 0) sales(eventId).increment(ordersSold);
   }
 
   @Override
@@ -81,11 +82,6 @@ public final class Metrics implements InventoryMetrics, EdgeMetrics, ShopMetrics
     Counter.builder("boxoffice_holds_released_by_timer")
         .description("Seats of abandoned holds that the carts' hold timers gave back to the sale")
         .tag("event", eventId).register(registry).increment(seats);
-  }
-
-  @Override
-  public void orderSold(String eventId) {
-    sales(eventId).increment();
   }
 
   @Override
@@ -99,6 +95,26 @@ public final class Metrics implements InventoryMetrics, EdgeMetrics, ShopMetrics
         .publishPercentiles(0.5, 0.99).register(registry).record(writeNanos, TimeUnit.NANOSECONDS);
     DistributionSummary.builder("boxoffice_journal_batch_commands").description("Commands decided per group commit")
         .tag("event", eventId).publishPercentiles(0.5, 0.99).register(registry).record(commands);
+  }
+
+  /** This node's counters of each event, read by the managers' live dashboard. */
+  public io.boxoffice.admin.LiveCounters live() {
+    return new io.boxoffice.admin.LiveCounters() {
+      @Override
+      public double seatsHeld(String eventId) {
+        Counter c = registry.find("boxoffice_holds").tag("event", eventId).counter();
+        return c == null ? 0 : c.count();
+      }
+
+      @Override
+      public Map<String, Double> shed(String eventId) {
+        Map<String, Double> byClass = new java.util.HashMap<>();
+        for (Counter c : registry.find("boxoffice_requests_shed").tag("event", eventId).counters()) {
+          byClass.merge(c.getId().getTag("class"), c.count(), Double::sum);
+        }
+        return byClass;
+      }
+    };
   }
 
   /** Gauges of an on-sale event, read from this node's copy of its manifest. */

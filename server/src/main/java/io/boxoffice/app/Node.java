@@ -176,10 +176,11 @@ public final class Node {
       TicketWallet.init(system);
       Account.init(system);
       Venue.init(system);
+      io.boxoffice.admin.Directory.init(system, readSide);
 
       Function<HttpRequest, CompletionStage<HttpResponse>> handler =
           routes(system, config, clock, askTimeout, barcodes, inventorySettings, refs, manifestTopic, keeper, queueSettings,
-              queueTokens, payments, metrics);
+              queueTokens, payments, metrics, readSide);
       ClusterGauges.register(system, metrics);
       // Our own bind of pekko-http's HTTP layer: it has no deadline for a request's head (HttpServer).
       HttpServer binding = HttpServer.bind(system, bo.getString("http.interface"), bo.getInt("http.port"),
@@ -201,7 +202,7 @@ public final class Node {
                               ActorRef<Topic.Command<WaitingRoom.Manifest>> manifestTopic,
                               ActorRef<OnSaleKeeper.Command> keeper,
                               QueueTokenSettings queueSettings, QueueToken queueTokens,
-                              PaymentGateway payments, Metrics metrics) {
+                              PaymentGateway payments, Metrics metrics, ReadSide readSide) {
     Config bo = config.getConfig("boxoffice");
     Api api = new Api(system, askTimeout, bo.getBytes("http.max-body-bytes"));
     IdentityToken identityTokens = new IdentityToken(Hmac.fromBase64OrRandom(secret(bo, "identity-key", "sign-in cookies")),
@@ -250,7 +251,10 @@ public final class Node {
     // allocate on a fresh cluster): they wait longer than a fan's before answering 503.
     Api adminApi = new Api(system, bo.getDuration("http.admin-ask-timeout"), bo.getBytes("http.max-body-bytes"));
     AdminRoutes admin = new AdminRoutes(system, adminApi, token(bo, "admin-token", "Admin"), bo.getBytes("http.max-admin-body-bytes"),
-        presale, refs.registries(), payments instanceof PaymentSimulator sim ? sim : null, manifests);
+        presale, refs.registries(), payments instanceof PaymentSimulator sim ? sim : null, manifests, readSide, metrics.live(),
+        bo.getDuration("admin.live-interval"));
+    metrics.gauge("boxoffice_admin_live_streams", "Managers' live dashboards streaming from this node",
+        io.micrometer.core.instrument.Tags.empty(), admin::liveStreams);
     BulkheadDirectives bulkheads = new BulkheadDirectives(bulkhead, api, metrics);
     QueueRoutes queue = new QueueRoutes(api, bulkheads, identity, fans, manifests, queueTokens, line, pow, presale, refs.places(),
         refs.registries(), system.scheduler(), clock, tokenMaxAge);
