@@ -85,6 +85,14 @@ class OpenApiContractTest {
     assertEquals(200, doc.status());
     assertEquals("application/json", doc.headers().firstValue("Content-Type").orElse(""));
     assertTrue(doc.headers().firstValue("Cache-Control").orElse("").startsWith("public"), doc.headers().toString());
+    // Nothing else is served there: other methods and longer paths are clean 4xx errors.
+    HttpFan anyone = new HttpFan(node.httpPort());
+    for (HttpFan.Reply r : List.of(anyone.send("POST", "/api/openapi.json", "{}"), anyone.send("DELETE", "/api/openapi.json", null),
+        anyone.send("GET", "/api/openapi.json/..%2F..%2Fetc", null), anyone.send("GET", "/api/openapi.json%00", null),
+        anyone.send("GET", "/api/openapi.yaml", null))) {
+      assertTrue(r.status() == 404 || r.status() == 405, r.status() + " " + r.body());
+      assertFalse(r.json().path("message").asText().isEmpty(), r.body());
+    }
     ParseOptions options = new ParseOptions();
     options.setResolve(true);
     SwaggerParseResult parsed = new OpenAPIV3Parser().readContents(documentText, null, options);
