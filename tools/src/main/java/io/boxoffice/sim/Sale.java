@@ -28,6 +28,8 @@ final class Sale {
   private volatile long manifestAt;
   /** The hot rows' seat ids in seat-map order, as the first seat map read showed them (see {@link Scenario.HotSeatSpec}). */
   private volatile List<List<String>> hotRows;
+  /** Each hot seat's index in seat-map order (its place in the availability bits). */
+  private volatile Map<String, Integer> hotIndex = Map.of();
 
   /** The sale of {@code eventId} whose lobby opens at {@code lobbyOpensAt} (epoch ms) and lasts the scenario's lobby. */
   Sale(Scenario scenario, String eventId, Traffic traffic, long lobbyOpensAt) {
@@ -42,13 +44,27 @@ final class Sale {
   void learnHotRows(Storefront.Reply seatMap) {
     if (hotRows != null || scenario.hotSeats().share() == 0) return;
     Map<String, List<String>> rows = new LinkedHashMap<>();
+    Map<String, Integer> index = new java.util.HashMap<>();
+    int i = -1;
     for (JsonNode seat : seatMap.json().path("seats")) {
+      i++;
       if (!seat.path("zone").asText().equals(scenario.hotSeats().zone())) continue;
       String row = seat.path("section").asText() + "/" + seat.path("row").asText();
       if (!rows.containsKey(row) && rows.size() == scenario.hotSeats().rows()) break;
       rows.computeIfAbsent(row, k -> new ArrayList<>()).add(seat.path("seatId").asText());
+      index.put(seat.path("seatId").asText(), i);
     }
+    hotIndex = Map.copyOf(index);
     hotRows = List.copyOf(rows.values());
+  }
+
+  /** The hot seats an availability snapshot shows held or sold (2 bits a seat in seat-map order, the first in the high bits). */
+  Set<String> hotTakenIn(byte[] availability) {
+    Set<String> taken = new java.util.HashSet<>();
+    hotIndex.forEach((seat, i) -> {
+      if (i / 4 < availability.length && ((availability[i / 4] >> (6 - 2 * (i % 4))) & 3) != 0) taken.add(seat);
+    });
+    return taken;
   }
 
   /** The first {@code quantity} adjacent hot seats, none of them in {@code taken}; empty when no such run is left. */

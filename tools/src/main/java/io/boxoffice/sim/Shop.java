@@ -26,13 +26,22 @@ final class Shop {
   }
 
   /**
-   * Names the first run of {@code quantity} adjacent hot seats not known to be taken; a
-   * {@code seats_taken} adds the seats it names to what is known and tries again while attempts
-   * are left, then the best available anywhere. A 200 must hold exactly the seats named.
+   * Looks at the availability (the page refreshes it about every second), then names the first
+   * run of {@code quantity} adjacent hot seats not known to be taken; a {@code seats_taken} adds
+   * the seats it names to what is known and tries again while attempts are left, then the best
+   * available anywhere. A 200 must hold exactly the seats named.
    */
   static CompletableFuture<List<String>> holdHot(Sale sale, Tab tab, int quantity, java.util.Set<String> taken, int attempts) {
+    if (attempts <= 0 || sale.over()) return hold(sale, tab, quantity);
+    return sale.traffic.retrying("availability", tab, "GET", sale.path("/availability"), null, Map.of(), 3).thenCompose(a -> {
+      if (a.status() == 200) taken.addAll(sale.hotTakenIn(a.bytes()));
+      return holdNamed(sale, tab, quantity, taken, attempts);
+    });
+  }
+
+  private static CompletableFuture<List<String>> holdNamed(Sale sale, Tab tab, int quantity, java.util.Set<String> taken, int attempts) {
     List<String> wanted = sale.hotRun(quantity, taken);
-    if (wanted.isEmpty() || attempts <= 0 || sale.over()) return hold(sale, tab, quantity);
+    if (wanted.isEmpty()) return hold(sale, tab, quantity);
     sale.observed.hotTried.increment();
     String body = "{\"seats\":[" + String.join(",", wanted.stream().map(s -> "\"" + s + "\"").toList()) + "]}";
     return sale.traffic.retrying("hold-hot", tab, "POST", sale.path("/cart/holds"), body, Map.of(), 5).thenCompose(r -> {
