@@ -25,6 +25,7 @@ import io.boxoffice.edge.FanContext;
 import io.boxoffice.edge.HttpServer;
 import io.boxoffice.edge.Identity;
 import io.boxoffice.edge.IdentityToken;
+import io.boxoffice.edge.OpenApiRoutes;
 import io.boxoffice.edge.TokenBuckets;
 import io.boxoffice.inventory.EventInventory;
 import io.boxoffice.inventory.InventorySettings;
@@ -267,7 +268,8 @@ public final class Node {
     AllDirectives d = new AllDirectives() {};
     // The queue's paths come before the shop's: the shop checks admission for every path under an event.
     // /metrics is on the management port only (MetricsRoutes): per-event sales are not for fans.
-    Route tree = api.seal(d.concat(accounts.routes(), admin.routes(), queue.routes(), shop.routes(), tickets.routes()));
+    Route tree = api.seal(d.concat(accounts.routes(), admin.routes(), queue.routes(), shop.routes(), tickets.routes(),
+        new OpenApiRoutes().routes()));
     PageRoutes pages = new PageRoutes(identityTokens, ClientPrefix.fromConfig(config), manifests, queueTokens, clock, tokenMaxAge);
     org.apache.pekko.japi.function.Function<HttpRequest, CompletionStage<HttpResponse>> treeHandler = tree.handler(system);
     // The page the whole crowd repeats skips the routing tree; everything else goes through it.

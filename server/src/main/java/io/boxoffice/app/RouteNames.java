@@ -13,6 +13,7 @@ public final class RouteNames {
     if (path.startsWith("/admin/")) return "admin";
     if (path.startsWith("/gate/")) return "gate";
     if (path.equals("/metrics")) return "metrics";
+    if (path.equals("/api/openapi.json")) return "openapi";
     if (path.startsWith("/api/accounts") || path.startsWith("/api/session")) return "accounts";
     if (path.startsWith("/api/orders/") || path.startsWith("/api/me/")) return "orders";
     if (path.startsWith("/api/events/")) {
