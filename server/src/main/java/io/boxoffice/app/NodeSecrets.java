@@ -47,8 +47,15 @@ public final class NodeSecrets {
       "change-me", "placeholder");
   private static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rw-------");
 
-  /** A bearer token or an HMAC key, by its configuration path and its environment variable. */
-  public record Secret(String path, String env, boolean token, boolean generated) {}
+  /**
+   * A bearer token or an HMAC key, by its configuration path and its environment variable; a
+   * {@code list} holds keys separated by commas.
+   */
+  public record Secret(String path, String env, boolean token, boolean generated, boolean list) {
+    Secret(String path, String env, boolean token, boolean generated) {
+      this(path, env, token, generated, false);
+    }
+  }
 
   public static final List<Secret> SECRETS = List.of(
       new Secret("boxoffice.secrets.admin-token", "BOXOFFICE_ADMIN_TOKEN", true, true),
@@ -57,6 +64,7 @@ public final class NodeSecrets {
       new Secret("boxoffice.secrets.ticket-key", "BOXOFFICE_TICKET_KEY", false, true),
       new Secret("boxoffice.queue.keys.active", "BOXOFFICE_QUEUE_KEY", false, true),
       new Secret("boxoffice.queue.keys.previous", "BOXOFFICE_QUEUE_KEY_PREVIOUS", false, false),
+      new Secret("boxoffice.queue.keys.accepted", "BOXOFFICE_QUEUE_KEYS_ACCEPTED", false, false, true),
       new Secret("boxoffice.bots.presale-key", "BOXOFFICE_PRESALE_KEY", false, true),
       new Secret("boxoffice.bots.pow-key", "BOXOFFICE_POW_KEY", false, true));
 
@@ -112,6 +120,14 @@ public final class NodeSecrets {
     String lower = value.toLowerCase(Locale.ROOT);
     for (String p : PLACEHOLDERS) {
       if (lower.contains(p)) return "is a placeholder (" + p.toUpperCase(Locale.ROOT) + "), not a secret";
+    }
+    if (s.list()) {
+      String[] keys = value.split(",");
+      for (int i = 0; i < keys.length; i++) {
+        String problem = keys[i].isBlank() ? null : problem(new Secret(s.path(), s.env(), false, false), keys[i].trim());
+        if (problem != null) return "key " + (i + 1) + " " + problem;
+      }
+      return null;
     }
     if (s.token()) {
       if (value.length() < MIN_TOKEN_CHARS) {
