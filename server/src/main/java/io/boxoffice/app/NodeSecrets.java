@@ -86,7 +86,7 @@ public final class NodeSecrets {
     List<String> problems = new ArrayList<>();
     List<String> missing = new ArrayList<>();
     for (Secret s : SECRETS) {
-      String value = config.getString(s.path()).trim();
+      String value = text(config, s).trim();
       if (value.isEmpty()) {
         if (s.generated()) missing.add(s.env());
       } else {
@@ -113,6 +113,15 @@ public final class NodeSecrets {
           .ifPresent(s -> filled.put(s.path(), e.getValue()));
     }
     return ConfigFactory.parseMap(filled).withFallback(config);
+  }
+
+  /** The configured text of {@code s}; a list of keys (HOCON list) as keys separated by commas. */
+  private static String text(Config config, Secret s) {
+    if (!config.hasPath(s.path())) return "";
+    if (s.list() && config.getValue(s.path()).valueType() == com.typesafe.config.ConfigValueType.LIST) {
+      return String.join(",", config.getStringList(s.path()));
+    }
+    return config.getString(s.path());
   }
 
   /** What is wrong with a configured value, or null when it is fit to use. The value itself is never repeated. */
