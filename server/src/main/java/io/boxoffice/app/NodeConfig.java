@@ -43,6 +43,7 @@ public final class NodeConfig {
       derived.put("pekko.cluster.roles", ConfigValueFactory.fromIterable(
           Arrays.stream(roles.split(",")).map(String::trim).filter(r -> !r.isEmpty()).toList()));
     }
+    derived.putAll(RemoteTls.derived(base));
     List<String> seeds = seedNodes(base);
     if (!seeds.isEmpty()) derived.put("pekko.cluster.seed-nodes", ConfigValueFactory.fromIterable(seeds));
     return ConfigFactory.parseMap(derived).withFallback(base).resolve();
