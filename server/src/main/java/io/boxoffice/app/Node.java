@@ -251,6 +251,11 @@ public final class Node {
         eventId -> refs.rooms().apply(eventId).tell(new WaitingRoom.Tick()),
         eventId -> metrics.watch(eventId, manifestsHolder[0]));
     manifestsHolder[0] = manifests;
+    // Ended sales' series go (a node's series must not grow with every event it ever sold).
+    Duration endedRetention = bo.getDuration("metrics.ended-event-retention");
+    system.scheduler().scheduleWithFixedDelay(Duration.ofSeconds(15), Duration.ofSeconds(15),
+        () -> metrics.sweepEnded(manifests.all(), manifests::known, System.currentTimeMillis(), endedRetention),
+        system.executionContext());
     EdgeLine line = new EdgeLine(refs.rooms(), system.scheduler(), askTimeout);
     system.scheduler().scheduleWithFixedDelay(Duration.ofSeconds(1), Duration.ofSeconds(1), line::report, system.executionContext());
     Bulkhead bulkhead = new Bulkhead(bo.getInt("edge.per-event-in-flight"));
@@ -300,8 +305,9 @@ public final class Node {
           response = CompletableFuture.failedFuture(e);
         }
       }
-      io.micrometer.core.instrument.Timer timer = metrics.route(RouteNames.of(request));
-      return response.whenComplete((r, e) -> timer.record(System.nanoTime() - started, TimeUnit.NANOSECONDS));
+      String route = RouteNames.of(request);
+      return response.whenComplete((r, e) -> metrics.request(route, r == null ? 500 : r.status().intValue())
+          .record(System.nanoTime() - started, TimeUnit.NANOSECONDS));
     });
   }
 

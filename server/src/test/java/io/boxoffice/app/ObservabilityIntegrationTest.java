@@ -55,7 +55,7 @@ class ObservabilityIntegrationTest {
     assertEquals(2.0, value(text, "boxoffice_holds_total{event=\"e-" + id + "\"}"), "holds counted");
     assertEquals(1.0, value(text, "boxoffice_sales_total{event=\"e-" + id + "\"}"));
     assertTrue(value(text, "boxoffice_journal_batch_commands_count{event=\"e-" + id + "\"}") >= 2, "group commits measured");
-    assertTrue(text.contains("boxoffice_http_request_seconds_count{route=\"hold\"}"), "latency per route");
+    assertTrue(text.contains("boxoffice_http_request_seconds_count{route=\"hold\",status=\"2xx\"}"), "latency per route");
     assertTrue(text.contains("jvm_memory_used_bytes"), "the JVM");
 
     // An on-sale's waiting room feeds per-event gauges from the manifests this node hears.
