@@ -17,6 +17,7 @@ import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
 import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashSet;
@@ -26,6 +27,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
+import javax.management.MBeanServer;
+import javax.management.MalformedObjectNameException;
+import javax.management.ObjectName;
 
 /**
  * This node's metrics in Prometheus format (Micrometer): per event the waiting room's lobby,
@@ -39,6 +43,7 @@ public final class Metrics implements InventoryMetrics, EdgeMetrics, ShopMetrics
   /** States in which an event's sale is over: its series go after a retention (see {@link #sweepEnded}). */
   private static final Set<String> ENDED = Set.of("sold_out", "closed");
   private final Map<String, Long> endedSince = new ConcurrentHashMap<>();
+  private final Set<String> boundPools = ConcurrentHashMap.newKeySet();
 
   public Metrics() {
     new JvmMemoryMetrics().bindTo(registry);
@@ -169,6 +174,40 @@ public final class Metrics implements InventoryMetrics, EdgeMetrics, ShopMetrics
     for (Meter meter : registry.getMeters()) {
       if (eventId.equals(meter.getId().getTag("event"))) registry.remove(meter);
     }
+  }
+
+  /**
+   * Gauges of every HikariCP pool in JMX not bound yet ({@code registerMbeans}: the journal's,
+   * which Slick creates when the journal starts, the read side's, the payment ledger's), tagged
+   * with the pool's name: connections active, idle, total, and threads waiting for one (a pool
+   * pinned by a stalled database shows here first).
+   */
+  public void bindPools() {
+    MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+    try {
+      for (ObjectName name : server.queryNames(new ObjectName("com.zaxxer.hikari:type=Pool (*)"), null)) {
+        String type = name.getKeyProperty("type");
+        String pool = type.substring("Pool (".length(), type.length() - 1);
+        if (!boundPools.add(pool)) continue;
+        Tags tags = Tags.of("pool", pool);
+        poolGauge(server, name, "ActiveConnections", "boxoffice_db_pool_active", "Connections in use", tags);
+        poolGauge(server, name, "IdleConnections", "boxoffice_db_pool_idle", "Connections idle", tags);
+        poolGauge(server, name, "TotalConnections", "boxoffice_db_pool_open", "Connections open", tags);
+        poolGauge(server, name, "ThreadsAwaitingConnection", "boxoffice_db_pool_pending", "Threads waiting for a connection", tags);
+      }
+    } catch (MalformedObjectNameException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private void poolGauge(MBeanServer server, ObjectName name, String attribute, String metric, String description, Tags tags) {
+    gauge(metric, description, tags, () -> {
+      try {
+        return (Number) server.getAttribute(name, attribute);
+      } catch (Exception gone) {
+        return Double.NaN;
+      }
+    });
   }
 
   /** A gauge of something this node can count at any time. */

@@ -254,7 +254,10 @@ public final class Node {
     // Ended sales' series go (a node's series must not grow with every event it ever sold).
     Duration endedRetention = bo.getDuration("metrics.ended-event-retention");
     system.scheduler().scheduleWithFixedDelay(Duration.ofSeconds(15), Duration.ofSeconds(15),
-        () -> metrics.sweepEnded(manifests.all(), manifests::known, System.currentTimeMillis(), endedRetention),
+        () -> {
+          metrics.sweepEnded(manifests.all(), manifests::known, System.currentTimeMillis(), endedRetention);
+          metrics.bindPools();
+        },
         system.executionContext());
     EdgeLine line = new EdgeLine(refs.rooms(), system.scheduler(), askTimeout);
     system.scheduler().scheduleWithFixedDelay(Duration.ofSeconds(1), Duration.ofSeconds(1), line::report, system.executionContext());
@@ -332,6 +335,7 @@ public final class Node {
     hikari.setMaximumPoolSize(4);
     hikari.setConnectionTimeout(3000);
     hikari.setPoolName("payment-simulator");
+    hikari.setRegisterMbeans(true);
     com.zaxxer.hikari.HikariDataSource source = new com.zaxxer.hikari.HikariDataSource(hikari);
     system.getWhenTerminated().thenRun(source::close);
     Executor blocking = system.dispatchers().lookup(DispatcherSelector.fromConfig("boxoffice.payment-dispatcher"));

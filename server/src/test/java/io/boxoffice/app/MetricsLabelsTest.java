@@ -98,6 +98,26 @@ class MetricsLabelsTest {
     assertTrue(metrics.scrape().contains("boxoffice_seats_sold{event=\"ended-1\"}"));
   }
 
+  @Test
+  void everyHikariPoolInJmxGetsGaugesByName() throws Exception {
+    String name = "metrics-test-" + System.nanoTime();
+    com.zaxxer.hikari.HikariConfig config = new com.zaxxer.hikari.HikariConfig();
+    config.setJdbcUrl("jdbc:h2:mem:" + name);
+    config.setPoolName(name);
+    config.setMaximumPoolSize(3);
+    config.setMinimumIdle(1);
+    config.setRegisterMbeans(true);
+    try (com.zaxxer.hikari.HikariDataSource pool = new com.zaxxer.hikari.HikariDataSource(config);
+         java.sql.Connection held = pool.getConnection()) {
+      metrics.bindPools();
+      metrics.bindPools(); // bound once
+      String text = metrics.scrape();
+      assertTrue(text.contains("boxoffice_db_pool_active{pool=\"" + name + "\"} 1.0"), text);
+      assertTrue(text.contains("boxoffice_db_pool_pending{pool=\"" + name + "\"} 0.0"));
+      assertTrue(text.contains("boxoffice_db_pool_open{pool=\"" + name + "\"}"));
+    }
+  }
+
   static WaitingRoom.Manifest manifest(String eventId, String state) {
     return new WaitingRoom.Manifest(eventId, state, 10, 600, 100, 5, 20, 50, 3, 7, 0, 0, 0, "", 0, false, 0, false,
         "Show", "v", false, new long[0], new long[0]);
