@@ -47,15 +47,8 @@ public final class NodeSecrets {
       "change-me", "placeholder");
   private static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rw-------");
 
-  /**
-   * A bearer token or an HMAC key, by its configuration path and its environment variable; a
-   * {@code list} holds keys separated by commas.
-   */
-  public record Secret(String path, String env, boolean token, boolean generated, boolean list) {
-    Secret(String path, String env, boolean token, boolean generated) {
-      this(path, env, token, generated, false);
-    }
-  }
+  /** A bearer token or an HMAC key, by its configuration path and its environment variable. */
+  public record Secret(String path, String env, boolean token, boolean generated) {}
 
   public static final List<Secret> SECRETS = List.of(
       new Secret("boxoffice.secrets.admin-token", "BOXOFFICE_ADMIN_TOKEN", true, true),
@@ -64,7 +57,6 @@ public final class NodeSecrets {
       new Secret("boxoffice.secrets.ticket-key", "BOXOFFICE_TICKET_KEY", false, true),
       new Secret("boxoffice.queue.keys.active", "BOXOFFICE_QUEUE_KEY", false, true),
       new Secret("boxoffice.queue.keys.previous", "BOXOFFICE_QUEUE_KEY_PREVIOUS", false, false),
-      new Secret("boxoffice.queue.keys.accepted", "BOXOFFICE_QUEUE_KEYS_ACCEPTED", false, false, true),
       new Secret("boxoffice.bots.presale-key", "BOXOFFICE_PRESALE_KEY", false, true),
       new Secret("boxoffice.bots.pow-key", "BOXOFFICE_POW_KEY", false, true));
 
@@ -86,7 +78,7 @@ public final class NodeSecrets {
     List<String> problems = new ArrayList<>();
     List<String> missing = new ArrayList<>();
     for (Secret s : SECRETS) {
-      String value = text(config, s).trim();
+      String value = config.getString(s.path()).trim();
       if (value.isEmpty()) {
         if (s.generated()) missing.add(s.env());
       } else {
@@ -115,28 +107,11 @@ public final class NodeSecrets {
     return ConfigFactory.parseMap(filled).withFallback(config);
   }
 
-  /** The configured text of {@code s}; a list of keys (HOCON list) as keys separated by commas. */
-  private static String text(Config config, Secret s) {
-    if (!config.hasPath(s.path())) return "";
-    if (s.list() && config.getValue(s.path()).valueType() == com.typesafe.config.ConfigValueType.LIST) {
-      return String.join(",", config.getStringList(s.path()));
-    }
-    return config.getString(s.path());
-  }
-
   /** What is wrong with a configured value, or null when it is fit to use. The value itself is never repeated. */
   static String problem(Secret s, String value) {
     String lower = value.toLowerCase(Locale.ROOT);
     for (String p : PLACEHOLDERS) {
       if (lower.contains(p)) return "is a placeholder (" + p.toUpperCase(Locale.ROOT) + "), not a secret";
-    }
-    if (s.list()) {
-      String[] keys = value.split(",");
-      for (int i = 0; i < keys.length; i++) {
-        String problem = keys[i].isBlank() ? null : problem(new Secret(s.path(), s.env(), false, false), keys[i].trim());
-        if (problem != null) return "key " + (i + 1) + " " + problem;
-      }
-      return null;
     }
     if (s.token()) {
       if (value.length() < MIN_TOKEN_CHARS) {
