@@ -207,6 +207,7 @@ public final class Node {
           .toCompletableFuture()
           .get(30, TimeUnit.SECONDS);
       binding.addToCoordinatedShutdown(Duration.ofSeconds(10));
+      metrics.bindPools();
       HttpReadiness.ready(system.classicSystem());
       log.info("boxoffice listening on {}{}", binding.localAddress(), https == null ? "" : ", HTTPS on " + https.localAddress());
       return new Node(system, binding, https, payments, management.port());
