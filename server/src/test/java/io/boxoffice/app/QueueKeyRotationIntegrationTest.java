@@ -67,16 +67,19 @@ class QueueKeyRotationIntegrationTest {
     }
   }
 
-  /** Joins the line; returns the place. The token is kept by the fan. */
+  /** Joins the line; returns the place (once the room has started and drawn it). The token is kept by the fan. */
   static int join(HttpFan fan, String eventId) {
     HttpFan.Reply r = fan.send("POST", "/api/events/" + eventId + "/queue", "{}");
     assertEquals(200, r.status(), r.body());
     keepToken(fan, eventId, r);
-    return r.json().get("position").asInt();
+    return position(fan, eventId);
   }
 
+  /** The place the node reads from the fan's token; refused (not 200) if the node cannot verify it. */
   static int position(HttpFan fan, String eventId) {
-    HttpFan.Reply r = fan.send("GET", "/api/events/" + eventId + "/queue/status", null);
+    HttpFan.Reply r = Eventually.reply("a place in " + eventId, Duration.ofSeconds(20), Duration.ofMillis(200),
+        () -> fan.send("GET", "/api/events/" + eventId + "/queue/status", null),
+        reply -> reply.status() != 200 || reply.json().path("position").asInt() > 0);
     assertEquals(200, r.status(), r.body());
     keepToken(fan, eventId, r);
     return r.json().get("position").asInt();
