@@ -2,6 +2,7 @@ package io.boxoffice.edge;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.InetAddress;
 import java.util.List;
@@ -51,6 +52,19 @@ class TransportSecurityTest {
     // The client's own "https" first, the proxy's "http" appended: the proxy's is the truth.
     assertEquals(308, send("10.1.2.3", "https, http").status().intValue());
     assertEquals(308, send("10.1.2.3", "https", "http").status().intValue());
+  }
+
+  @Test
+  void aHostilePathOrQueryIsRedirectedVerbatimNeverDecodedIntoTheLocation() throws Exception {
+    Function<HttpRequest, CompletionStage<HttpResponse>> redirect = security.redirectAll();
+    for (String target : new String[] {"/a%20b%0D%0ASet-Cookie:%20x=1", "/%2F%2Fevil.example/", "/e?next=%0D%0Ax&y=%E2%82%AC",
+        "/%00%FF", "/" + "a".repeat(8000)}) {
+      HttpResponse r = redirect.apply(HttpRequest.GET("http://shop.example" + target)).toCompletableFuture().get();
+      assertEquals(308, r.status().intValue(), target);
+      String location = r.getHeader("Location").orElseThrow().value();
+      assertTrue(location.startsWith("https://shop.example/"), location);
+      assertFalse(location.contains("\r") || location.contains("\n") || location.contains(" "), location);
+    }
   }
 
   @Test
