@@ -69,8 +69,8 @@ class MetricsLabelsTest {
     known.put("selling-1", manifest("selling-1", "admitted"));
     for (String id : known.keySet()) {
       metrics.watch(id, known::get);
-      metrics.seatsHeld(id, 2);
-      metrics.orderSold(id);
+      metrics.holds(id).increment(2);
+      metrics.sales(id).increment();
       metrics.requestShed(id, "read");
       metrics.batchWritten(id, 3, 3, 1_000_000);
     }
@@ -90,7 +90,7 @@ class MetricsLabelsTest {
     }
 
     // A late sale after the removal is swept again; seats back on sale bring the gauges back.
-    metrics.orderSold("ended-1");
+    metrics.sales("ended-1").increment();
     metrics.sweepEnded(known.values(), known::get, 2_000 + retention.toMillis(), retention);
     assertFalse(metrics.scrape().contains("event=\"ended-1\""));
     known.put("ended-1", manifest("ended-1", "admitted"));
