@@ -26,7 +26,9 @@ import io.boxoffice.edge.HttpServer;
 import io.boxoffice.edge.Identity;
 import io.boxoffice.edge.IdentityToken;
 import io.boxoffice.edge.OpenApiRoutes;
+import io.boxoffice.edge.ServerTls;
 import io.boxoffice.edge.TokenBuckets;
+import io.boxoffice.edge.TransportSecurity;
 import io.boxoffice.inventory.EventInventory;
 import io.boxoffice.inventory.InventorySettings;
 import io.boxoffice.payment.JdbcLedger;
@@ -88,18 +90,22 @@ public final class Node {
 
   private final ActorSystem<Void> system;
   private final HttpServer binding;
+  private final HttpServer https; // null without TLS
   private final PaymentGateway payments;
   private final int managementPort;
 
-  private Node(ActorSystem<Void> system, HttpServer binding, PaymentGateway payments, int managementPort) {
+  private Node(ActorSystem<Void> system, HttpServer binding, HttpServer https, PaymentGateway payments, int managementPort) {
     this.system = system;
     this.binding = binding;
+    this.https = https;
     this.payments = payments;
     this.managementPort = managementPort;
   }
 
   public ActorSystem<Void> system() { return system; }
   public int httpPort() { return binding.localAddress().getPort(); }
+  /** The HTTPS listener's port, or -1 when TLS is off. */
+  public int httpsPort() { return https == null ? -1 : https.localAddress().getPort(); }
   public PaymentGateway payments() { return payments; }
   public int managementPort() { return managementPort; }
 
@@ -124,6 +130,9 @@ public final class Node {
   public static Node start(Config base, Options options) throws Exception {
     // Keys first: a node that would sign with the wrong keys must not start at all.
     Config config = NodeSecrets.resolve(NodeConfig.resolve(base));
+    // So is a node told to serve HTTPS without a certificate it can use (expired, malformed, not its key's).
+    ServerTls.Settings tlsSettings = ServerTls.Settings.fromConfig(config);
+    ServerTls tls = tlsSettings.enabled() ? ServerTls.load(tlsSettings, Clock.systemUTC()) : null;
     Schema.ensure(config);
     ActorSystem<Void> system = ActorSystem.create(Behaviors.empty(), "boxoffice", config);
     try {
@@ -184,14 +193,29 @@ public final class Node {
               queueTokens, payments, metrics, readSide);
       ClusterGauges.register(system, metrics);
       // Our own bind of pekko-http's HTTP layer: it has no deadline for a request's head (HttpServer).
+      Duration headTimeout = bo.getDuration("http.header-read-timeout");
+      HttpServer https = null;
+      Function<HttpRequest, CompletionStage<HttpResponse>> plainHandler = handler;
+      if (tls != null) {
+        https = HttpServer.bind(system, bo.getString("http.interface"), tls.settings().port(), headTimeout,
+                Optional.of(tls::newEngine), transportSecurity(config, 443).https(handler))
+            .toCompletableFuture()
+            .get(30, TimeUnit.SECONDS);
+        https.addToCoordinatedShutdown(Duration.ofSeconds(10));
+        tls.watch(system);
+        plainHandler = transportSecurity(config, https.localAddress().getPort()).redirectAll();
+      } else if (tlsSettings.forwardedProto()) {
+        plainHandler = transportSecurity(config, 443).behindProxy(handler);
+      }
       HttpServer binding = HttpServer.bind(system, bo.getString("http.interface"), bo.getInt("http.port"),
-              bo.getDuration("http.header-read-timeout"), handler)
+              headTimeout, plainHandler)
           .toCompletableFuture()
           .get(30, TimeUnit.SECONDS);
       binding.addToCoordinatedShutdown(Duration.ofSeconds(10));
+      metrics.bindPools();
       HttpReadiness.ready(system.classicSystem());
-      log.info("boxoffice listening on {}", binding.localAddress());
-      return new Node(system, binding, payments, management.port());
+      log.info("boxoffice listening on {}{}", binding.localAddress(), https == null ? "" : ", HTTPS on " + https.localAddress());
+      return new Node(system, binding, https, payments, management.port());
     } catch (Exception e) {
       system.terminate();
       throw e;
@@ -233,6 +257,14 @@ public final class Node {
         eventId -> refs.rooms().apply(eventId).tell(new WaitingRoom.Tick()),
         eventId -> metrics.watch(eventId, manifestsHolder[0]));
     manifestsHolder[0] = manifests;
+    // Ended sales' series go (a node's series must not grow with every event it ever sold).
+    Duration endedRetention = bo.getDuration("metrics.ended-event-retention");
+    system.scheduler().scheduleWithFixedDelay(Duration.ofSeconds(15), Duration.ofSeconds(15),
+        () -> {
+          metrics.sweepEnded(manifests.all(), manifests::known, System.currentTimeMillis(), endedRetention);
+          metrics.bindPools();
+        },
+        system.executionContext());
     EdgeLine line = new EdgeLine(refs.rooms(), system.scheduler(), askTimeout);
     system.scheduler().scheduleWithFixedDelay(Duration.ofSeconds(1), Duration.ofSeconds(1), line::report, system.executionContext());
     Bulkhead bulkhead = new Bulkhead(bo.getInt("edge.per-event-in-flight"));
@@ -286,9 +318,17 @@ public final class Node {
           response = CompletableFuture.failedFuture(e);
         }
       }
-      io.micrometer.core.instrument.Timer timer = metrics.route(RouteNames.of(request));
-      return response.whenComplete((r, e) -> timer.record(System.nanoTime() - started, TimeUnit.NANOSECONDS));
+      String route = RouteNames.of(request);
+      return response.whenComplete((r, e) -> metrics.request(route, r == null ? 500 : r.status().intValue())
+          .record(System.nanoTime() - started, TimeUnit.NANOSECONDS));
     });
+  }
+
+  /** HSTS, and redirects to {@code redirectPort}: the configured one, or the HTTPS listener's own when that is 0. */
+  private static TransportSecurity transportSecurity(Config config, int boundHttpsPort) {
+    ServerTls.Settings settings = ServerTls.Settings.fromConfig(config);
+    int port = settings.redirectPort() != 0 ? settings.redirectPort() : boundHttpsPort;
+    return new TransportSecurity(settings.strictTransportSecurity(), port, ClientPrefix.fromConfig(config));
   }
 
   /** The built-in payment simulator, its ledger in the database unless configured in memory. */
@@ -305,6 +345,7 @@ public final class Node {
     hikari.setMaximumPoolSize(4);
     hikari.setConnectionTimeout(3000);
     hikari.setPoolName("payment-simulator");
+    hikari.setRegisterMbeans(true);
     com.zaxxer.hikari.HikariDataSource source = new com.zaxxer.hikari.HikariDataSource(hikari);
     system.getWhenTerminated().thenRun(source::close);
     Executor blocking = system.dispatchers().lookup(DispatcherSelector.fromConfig("boxoffice.payment-dispatcher"));

@@ -100,10 +100,23 @@ class KubernetesManifestsTest {
       "networking.k8s.io/v1/NetworkPolicy", NetworkPolicy.class);
 
   /** Variables the app reads (conf/*.conf) that the Kubernetes pods deliberately leave unset. */
-  static final Map<String, String> NOT_SET_ON_KUBERNETES = Map.of(
-      "BOXOFFICE_DATA_DIR", "the folder of the embedded H2 database; the pods use PostgreSQL (BOXOFFICE_DB_URL)",
-      "BOXOFFICE_SEED_NODES", "static seed nodes; on Kubernetes the cluster forms through bootstrap (BOXOFFICE_DISCOVERY)",
-      "BOXOFFICE_FORM_CLUSTER", "whether the first static seed may form the cluster; bootstrap decides that on Kubernetes");
+  static final Map<String, String> NOT_SET_ON_KUBERNETES = Map.ofEntries(
+      Map.entry("BOXOFFICE_DATA_DIR", "the folder of the embedded H2 database; the pods use PostgreSQL (BOXOFFICE_DB_URL)"),
+      Map.entry("BOXOFFICE_SEED_NODES", "static seed nodes; on Kubernetes the cluster forms through bootstrap (BOXOFFICE_DISCOVERY)"),
+      Map.entry("BOXOFFICE_FORM_CLUSTER", "whether the first static seed may form the cluster; bootstrap decides that on Kubernetes"),
+      // TLS and the rotation's accepted keys (issue 10): read by conf/, not wired into the manifests yet.
+      Map.entry("BOXOFFICE_TLS", "HTTPS on the edge; to wire with a TLS Secret mounted at /etc/boxoffice/tls"),
+      Map.entry("BOXOFFICE_HTTPS_PORT", "the HTTPS listener's port (default 8443)"),
+      Map.entry("BOXOFFICE_TLS_CERTIFICATE", "default /etc/boxoffice/tls/tls.crt, where the TLS Secret is to be mounted"),
+      Map.entry("BOXOFFICE_TLS_PRIVATE_KEY", "default /etc/boxoffice/tls/tls.key"),
+      Map.entry("BOXOFFICE_FORWARDED_PROTO", "TLS at an Ingress: X-Forwarded-Proto from trusted proxies"),
+      Map.entry("BOXOFFICE_REMOTE_TLS", "Artery over mutual TLS; to wire with a Secret of PKCS#12 stores at /etc/boxoffice/remote-tls"),
+      Map.entry("BOXOFFICE_REMOTE_KEY_STORE", "default /etc/boxoffice/remote-tls/keystore.p12"),
+      Map.entry("BOXOFFICE_REMOTE_KEY_STORE_PASSWORD", "the key store's password, from a Secret"),
+      Map.entry("BOXOFFICE_REMOTE_TRUST_STORE", "default /etc/boxoffice/remote-tls/truststore.p12"),
+      Map.entry("BOXOFFICE_REMOTE_TRUST_STORE_PASSWORD", "the trust store's password, from a Secret"),
+      Map.entry("BOXOFFICE_QUEUE_KEYS_ACCEPTED", "queue keys accepted during a rotation (docs/operations/key-rotation.md); "
+          + "BOXOFFICE_QUEUE_KEY_PREVIOUS, which the manifests set, means one such key"));
 
   static final Set<String> NODE_ROLES = Set.of("inventory", "edge");
 

@@ -250,7 +250,7 @@ class EventInventoryTest {
   void onceAdmissionIsRequiredTheInventoryChecksEveryHoldsQueuePassItself() {
     byte[] key = "0123456789abcdef0123456789abcdef".getBytes();
     io.boxoffice.queue.QueueToken tokens = new io.boxoffice.queue.QueueToken(new io.boxoffice.queue.QueueTokenSettings(
-        clock, key, null, Duration.ofHours(24), Duration.ofMinutes(30), Duration.ofSeconds(15)));
+        clock, key, (byte[]) null, Duration.ofHours(24), Duration.ofMinutes(30), Duration.ofSeconds(15)));
     String id = newEventId();
     ActorRef<EventInventory.Command> inv = testKit.spawn(EventInventory.create(id, TestConfigs.inventory(clock, 100, tokens)));
     TestProbe<EventInventory.Reply> probe = testKit.createTestProbe();
