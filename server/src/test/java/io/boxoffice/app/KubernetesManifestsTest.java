@@ -13,6 +13,7 @@ import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.EnvFromSource;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.EnvVarSource;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.LabelSelector;
@@ -86,37 +87,45 @@ class KubernetesManifestsTest {
   /** Where the pods mount the Secret boxoffice-secrets. */
   static final String SECRET_DIR = "/var/run/secrets/boxoffice/";
 
+  static final String CERT_MANAGER = "cert-manager.io/v1";
+
   /** The kinds k8s/ may hold; anything else fails the load, so nothing goes unchecked. */
-  static final Map<String, Class<? extends HasMetadata>> KINDS = Map.of(
-      "v1/Namespace", Namespace.class,
-      "v1/ServiceAccount", ServiceAccount.class,
-      "v1/ConfigMap", ConfigMap.class,
-      "v1/Secret", Secret.class,
-      "v1/Service", Service.class,
-      "apps/v1/Deployment", Deployment.class,
-      "policy/v1/PodDisruptionBudget", PodDisruptionBudget.class,
-      "rbac.authorization.k8s.io/v1/Role", Role.class,
-      "rbac.authorization.k8s.io/v1/RoleBinding", RoleBinding.class,
-      "networking.k8s.io/v1/NetworkPolicy", NetworkPolicy.class);
+  static final Map<String, Class<? extends HasMetadata>> KINDS = Map.ofEntries(
+      Map.entry("v1/Namespace", Namespace.class),
+      Map.entry("v1/ServiceAccount", ServiceAccount.class),
+      Map.entry("v1/ConfigMap", ConfigMap.class),
+      Map.entry("v1/Secret", Secret.class),
+      Map.entry("v1/Service", Service.class),
+      Map.entry("apps/v1/Deployment", Deployment.class),
+      Map.entry("policy/v1/PodDisruptionBudget", PodDisruptionBudget.class),
+      Map.entry("rbac.authorization.k8s.io/v1/Role", Role.class),
+      Map.entry("rbac.authorization.k8s.io/v1/RoleBinding", RoleBinding.class),
+      Map.entry("networking.k8s.io/v1/NetworkPolicy", NetworkPolicy.class),
+      // The example overlay's optional cert-manager resources (no fabric8 model here): read
+      // untyped, checked by certificates().
+      Map.entry(CERT_MANAGER + "/Certificate", GenericKubernetesResource.class),
+      Map.entry(CERT_MANAGER + "/Issuer", GenericKubernetesResource.class));
+
 
   /** Variables the app reads (conf/*.conf) that the Kubernetes pods deliberately leave unset. */
   static final Map<String, String> NOT_SET_ON_KUBERNETES = Map.ofEntries(
       Map.entry("BOXOFFICE_DATA_DIR", "the folder of the embedded H2 database; the pods use PostgreSQL (BOXOFFICE_DB_URL)"),
       Map.entry("BOXOFFICE_SEED_NODES", "static seed nodes; on Kubernetes the cluster forms through bootstrap (BOXOFFICE_DISCOVERY)"),
       Map.entry("BOXOFFICE_FORM_CLUSTER", "whether the first static seed may form the cluster; bootstrap decides that on Kubernetes"),
-      // TLS and the rotation's accepted keys (issue 10): read by conf/, not wired into the manifests yet.
-      Map.entry("BOXOFFICE_TLS", "HTTPS on the edge; to wire with a TLS Secret mounted at /etc/boxoffice/tls"),
-      Map.entry("BOXOFFICE_HTTPS_PORT", "the HTTPS listener's port (default 8443)"),
-      Map.entry("BOXOFFICE_TLS_CERTIFICATE", "default /etc/boxoffice/tls/tls.crt, where the TLS Secret is to be mounted"),
-      Map.entry("BOXOFFICE_TLS_PRIVATE_KEY", "default /etc/boxoffice/tls/tls.key"),
-      Map.entry("BOXOFFICE_FORWARDED_PROTO", "TLS at an Ingress: X-Forwarded-Proto from trusted proxies"),
-      Map.entry("BOXOFFICE_REMOTE_TLS", "Artery over mutual TLS; to wire with a Secret of PKCS#12 stores at /etc/boxoffice/remote-tls"),
-      Map.entry("BOXOFFICE_REMOTE_KEY_STORE", "default /etc/boxoffice/remote-tls/keystore.p12"),
-      Map.entry("BOXOFFICE_REMOTE_KEY_STORE_PASSWORD", "the key store's password, from a Secret"),
-      Map.entry("BOXOFFICE_REMOTE_TRUST_STORE", "default /etc/boxoffice/remote-tls/truststore.p12"),
-      Map.entry("BOXOFFICE_REMOTE_TRUST_STORE_PASSWORD", "the trust store's password, from a Secret"),
-      Map.entry("BOXOFFICE_QUEUE_KEYS_ACCEPTED", "queue keys accepted during a rotation (docs/operations/key-rotation.md); "
-          + "BOXOFFICE_QUEUE_KEY_PREVIOUS, which the manifests set, means one such key"));
+      // TLS: the defaults of conf/ are where the manifests mount the Secrets (checked by edgeTls, remoteTls).
+      Map.entry("BOXOFFICE_HTTPS_PORT", "the HTTPS listener's port: the default 8443, the edge's container port https"),
+      Map.entry("BOXOFFICE_TLS_CERTIFICATE", "the default /etc/boxoffice/tls/tls.crt, where the edge mounts its TLS Secret"),
+      Map.entry("BOXOFFICE_TLS_PRIVATE_KEY", "the default /etc/boxoffice/tls/tls.key, where the edge mounts its TLS Secret"),
+      Map.entry("BOXOFFICE_FORWARDED_PROTO", "TLS at an Ingress instead of the edge's own HTTPS (k8s/README.md, \"TLS\")"),
+      Map.entry("BOXOFFICE_REMOTE_KEY_STORE", "the default /etc/boxoffice/remote-tls/keystore.p12, where every pod mounts its stores"),
+      Map.entry("BOXOFFICE_REMOTE_TRUST_STORE", "the default /etc/boxoffice/remote-tls/truststore.p12"));
+
+  /**
+   * Secrets the pods get as variables (secretKeyRef), because the app reads no {@code _FILE}
+   * variant of them; any other Secret reaches the pods as files.
+   */
+  static final Set<String> SECRET_VARIABLES = Set.of(
+      "BOXOFFICE_QUEUE_KEYS_ACCEPTED", "BOXOFFICE_REMOTE_KEY_STORE_PASSWORD", "BOXOFFICE_REMOTE_TRUST_STORE_PASSWORD");
 
   static final Set<String> NODE_ROLES = Set.of("inventory", "edge");
 
@@ -378,6 +387,8 @@ class KubernetesManifestsTest {
     CHECKS.put("rolling updates: surge before stop, minReadySeconds, an app-version, a join timeout", KubernetesManifestsTest::rollingUpdates);
     CHECKS.put("JSON log lines", KubernetesManifestsTest::jsonLogs);
     CHECKS.put("remoting and management only from boxoffice pods, HTTP only to edge pods", KubernetesManifestsTest::networkPolicy);
+    CHECKS.put("the edge serves HTTPS from a mounted TLS Secret, the Service 443 to it and 80 to the redirect", KubernetesManifestsTest::edgeTls);
+    CHECKS.put("every pod speaks mutual TLS to its peers with stores from a mounted Secret", KubernetesManifestsTest::remoteTls);
   }
 
   static List<String> unknownFields(Manifests m) throws Exception {
@@ -397,6 +408,8 @@ class KubernetesManifestsTest {
       for (Map.Entry<?, ?> e : map.entrySet()) walk(e.getValue(), path + "." + e.getKey(), problems);
       return;
     }
+    // Untyped (cert-manager): every field is an additional property; certificates() checks those.
+    if (o instanceof GenericKubernetesResource) return;
     if (o == null || !o.getClass().getName().startsWith("io.fabric8.kubernetes.api.model.")) return;
     for (Method getter : o.getClass().getMethods()) {
       if (getter.getParameterCount() != 0 || !getter.getName().startsWith("get") || getter.getDeclaringClass() != o.getClass()) continue;
@@ -740,7 +753,8 @@ class KubernetesManifestsTest {
     for (Deployment d : m.all(Deployment.class)) {
       for (Container c : pod(d).getContainers()) {
         for (EnvVar e : nz(c.getEnv())) {
-          if (e.getValueFrom() != null && e.getValueFrom().getSecretKeyRef() != null) {
+          if (e.getValueFrom() != null && e.getValueFrom().getSecretKeyRef() != null
+              && !(SECRET_VARIABLES.contains(e.getName()) && !NodeSecrets.FILE_VARIABLES.containsKey(e.getName()))) {
             problems.add(name(d) + ": " + e.getName() + " comes from a Secret as a variable; mount it and set " + e.getName() + "_FILE");
           }
         }
@@ -997,6 +1011,167 @@ class KubernetesManifestsTest {
       boolean edge = "edge".equals(podLabels(d).get("role"));
       if (edge && http.isEmpty()) problems.add(name(d) + ": no policy admits the fans' HTTP (8080)");
       if (!edge && !http.isEmpty()) problems.add(name(d) + ": HTTP is admitted to pods that serve no fans: " + http);
+      int httpsPort = m.config().get().getInt("boxoffice.http.tls.port");
+      List<NetworkPolicyPeer> https = admitted(m, d, httpsPort, "https");
+      if (edge && https.isEmpty()) problems.add(name(d) + ": no policy admits the fans' HTTPS (" + httpsPort + ")");
+      if (!edge && !https.isEmpty()) problems.add(name(d) + ": HTTPS is admitted to pods that serve no fans: " + https);
+    }
+    return problems;
+  }
+
+  static boolean isOn(Optional<String> value) {
+    try {
+      return value.isPresent() && ConfigFactory.parseMap(Map.of("v", value.get())).getBoolean("v");
+    } catch (RuntimeException e) {
+      return false;
+    }
+  }
+
+  static String parent(String file) {
+    return Path.of(file).getParent().toString();
+  }
+
+  /**
+   * Problems with the Secret volume {@code c} mounts at {@code dir}: none when a Secret volume is
+   * mounted there whole (no subPath: the kubelet updates only whole Secret volumes) and read-only.
+   * The Secret's name, when there is one, goes to {@code secretName}.
+   */
+  static List<String> secretMount(PodSpec pod, Container c, String dir, AtomicReference<String> secretName) {
+    List<String> problems = new ArrayList<>();
+    List<VolumeMount> mounts = nz(c.getVolumeMounts()).stream().filter(v -> dir.equals(v.getMountPath().replaceAll("/$", ""))).toList();
+    if (mounts.size() != 1) return List.of("mounts " + mounts.size() + " volumes at " + dir + ", not one Secret");
+    VolumeMount mount = mounts.get(0);
+    if (mount.getSubPath() != null && !mount.getSubPath().isEmpty() || mount.getSubPathExpr() != null && !mount.getSubPathExpr().isEmpty()) {
+      problems.add("mounts " + dir + " by subPath, which the kubelet never updates: mount the whole Secret");
+    }
+    if (!Boolean.TRUE.equals(mount.getReadOnly())) problems.add("mounts " + dir + " writable");
+    Optional<Volume> volume = nz(pod.getVolumes()).stream().filter(v -> v.getName().equals(mount.getName())).findFirst();
+    if (volume.isEmpty() || volume.get().getSecret() == null || volume.get().getSecret().getSecretName() == null) {
+      problems.add("mounts " + mount.getName() + " at " + dir + ", which is no Secret volume");
+    } else {
+      secretName.set(volume.get().getSecret().getSecretName());
+    }
+    return problems;
+  }
+
+  /** Where a Service port sends traffic to on {@code c}: the container port's number, or -1. */
+  static int targetNumber(Container c, ServicePort p) {
+    IntOrString t = p.getTargetPort() != null ? p.getTargetPort() : new IntOrString(p.getPort());
+    return nz(c.getPorts()).stream()
+        .filter(cp -> t.getStrVal() != null ? t.getStrVal().equals(cp.getName()) : Objects.equals(t.getIntVal(), cp.getContainerPort()))
+        .mapToInt(ContainerPort::getContainerPort).findFirst().orElse(-1);
+  }
+
+  /**
+   * Edge pods: BOXOFFICE_TLS on, a container port https on the listener's port, the directory of
+   * boxoffice.http.tls.certificate and private-key a whole read-only Secret volume; a Service
+   * routing to them forwards its redirect port (443) to HTTPS and 80 to the plain port.
+   */
+  static List<String> edgeTls(Manifests m) {
+    List<String> problems = new ArrayList<>();
+    Config tls = m.config().get().getConfig("boxoffice.http.tls");
+    int httpsPort = tls.getInt("port"), redirectPort = tls.getInt("redirect-port");
+    String dir = parent(tls.getString("certificate"));
+    if (!dir.equals(parent(tls.getString("private-key")))) problems.add("boxoffice.http.tls: certificate and private-key in different folders");
+    List<Deployment> edges = m.all(Deployment.class).stream().filter(d -> "edge".equals(podLabels(d).get("role"))).toList();
+    if (edges.isEmpty()) problems.add("no edge Deployment");
+    for (Deployment d : edges) {
+      String ns = d.getMetadata().getNamespace();
+      for (Container c : pod(d).getContainers()) {
+        if (!isOn(plainValue(m, ns, c, "BOXOFFICE_TLS"))) problems.add(name(d) + ": BOXOFFICE_TLS is not on: fans' cookies are Secure");
+        Optional<Integer> https = nz(c.getPorts()).stream().filter(p -> "https".equals(p.getName())).map(ContainerPort::getContainerPort).findFirst();
+        if (!https.equals(Optional.of(httpsPort))) problems.add(name(d) + ": container port https is " + https.orElse(null) + ", the listener's " + httpsPort);
+        secretMount(pod(d), c, dir, new AtomicReference<>()).forEach(p -> problems.add(name(d) + ": " + p));
+        for (Service s : m.all(Service.class)) {
+          if (!Objects.equals(ns, s.getMetadata().getNamespace()) || !matches(s.getSpec().getSelector(), podLabels(d))
+              || "None".equals(s.getSpec().getClusterIP())) continue;
+          Map<Integer, Integer> ports = new LinkedHashMap<>();
+          for (ServicePort p : nz(s.getSpec().getPorts())) ports.put(p.getPort(), targetNumber(c, p));
+          int plain = m.config().get().getInt("boxoffice.http.port");
+          if (!Objects.equals(ports.get(redirectPort), httpsPort) || !Objects.equals(ports.get(80), plain)) {
+            problems.add(name(s) + ": must forward " + redirectPort + " (boxoffice.http.tls.redirect-port) to https " + httpsPort
+                + " and 80 to http " + plain + ", forwards " + ports);
+          }
+        }
+      }
+    }
+    return problems;
+  }
+
+  /**
+   * Every pod: BOXOFFICE_REMOTE_TLS on, the stores' folder a whole read-only Secret volume, both
+   * passwords from a key of an existing Secret (never literal).
+   */
+  static List<String> remoteTls(Manifests m) {
+    List<String> problems = new ArrayList<>();
+    Config rt = m.config().get().getConfig("boxoffice.remote-tls");
+    String dir = parent(rt.getString("key-store"));
+    if (!dir.equals(parent(rt.getString("trust-store")))) problems.add("boxoffice.remote-tls: key-store and trust-store in different folders");
+    for (Deployment d : m.all(Deployment.class)) {
+      String ns = d.getMetadata().getNamespace();
+      for (Container c : pod(d).getContainers()) {
+        if (!isOn(plainValue(m, ns, c, "BOXOFFICE_REMOTE_TLS"))) problems.add(name(d) + ": BOXOFFICE_REMOTE_TLS is not on: any pod could join");
+        secretMount(pod(d), c, dir, new AtomicReference<>()).forEach(p -> problems.add(name(d) + ": " + p));
+        for (String variable : List.of("BOXOFFICE_REMOTE_KEY_STORE_PASSWORD", "BOXOFFICE_REMOTE_TRUST_STORE_PASSWORD")) {
+          var ref = nz(c.getEnv()).stream().filter(e -> e.getName().equals(variable) && e.getValueFrom() != null)
+              .map(e -> e.getValueFrom().getSecretKeyRef()).filter(Objects::nonNull).findFirst();
+          boolean found = ref.flatMap(r -> m.find(Secret.class, ns, r.getName()).map(s -> keys(s).contains(r.getKey()))).orElse(false);
+          if (!found) problems.add(name(d) + ": " + variable + " must come from a key of an existing Secret");
+        }
+      }
+    }
+    return problems;
+  }
+
+  static JsonNode spec(GenericKubernetesResource r) {
+    return YAML.valueToTree(r).path("spec");
+  }
+
+  static List<GenericKubernetesResource> certManager(Manifests m, String kind) {
+    return m.all(GenericKubernetesResource.class).stream()
+        .filter(r -> (CERT_MANAGER).equals(r.getApiVersion()) && kind.equals(r.getKind())).toList();
+  }
+
+  /**
+   * The example's cert-manager resources make the Secrets the pods mount: a Certificate per TLS
+   * Secret volume, the stores' one with PKCS#12 keystores under the password the pods read, each
+   * issued by an Issuer of k8s/ or a ClusterIssuer.
+   */
+  static List<String> certificates(Manifests m) {
+    List<String> problems = new ArrayList<>();
+    List<GenericKubernetesResource> certs = certManager(m, "Certificate");
+    Set<String> issuers = certManager(m, "Issuer").stream().map(i -> i.getMetadata().getName()).collect(Collectors.toSet());
+    for (GenericKubernetesResource cert : certs) {
+      JsonNode issuer = spec(cert).path("issuerRef");
+      String kind = issuer.path("kind").asText("Issuer");
+      if (kind.equals("Issuer") ? !issuers.contains(issuer.path("name").asText()) : !kind.equals("ClusterIssuer")) {
+        problems.add(name(cert) + ": issuerRef " + issuer + " is no Issuer of k8s/ nor a ClusterIssuer");
+      }
+    }
+    Config conf = m.config().get();
+    Map<String, Boolean> dirs = Map.of(parent(conf.getString("boxoffice.http.tls.certificate")), false,
+        parent(conf.getString("boxoffice.remote-tls.key-store")), true);
+    for (Deployment d : m.all(Deployment.class)) {
+      for (Container c : pod(d).getContainers()) {
+        dirs.forEach((dir, stores) -> {
+          AtomicReference<String> secret = new AtomicReference<>();
+          if (!secretMount(pod(d), c, dir, secret).isEmpty() || secret.get() == null) return;
+          Optional<JsonNode> cert = certs.stream().map(KubernetesManifestsTest::spec).filter(s -> secret.get().equals(s.path("secretName").asText())).findFirst();
+          if (cert.isEmpty()) {
+            problems.add(name(d) + ": no Certificate writes the Secret " + secret.get() + " mounted at " + dir);
+            return;
+          }
+          if (!stores) return;
+          JsonNode p12 = cert.get().path("keystores").path("pkcs12");
+          var password = nz(c.getEnv()).stream().filter(e -> e.getName().equals("BOXOFFICE_REMOTE_KEY_STORE_PASSWORD") && e.getValueFrom() != null)
+              .map(e -> e.getValueFrom().getSecretKeyRef()).filter(Objects::nonNull).findFirst();
+          if (!p12.path("create").asBoolean(false) || password.isEmpty()
+              || !password.get().getName().equals(p12.path("passwordSecretRef").path("name").asText())
+              || !password.get().getKey().equals(p12.path("passwordSecretRef").path("key").asText())) {
+            problems.add(name(d) + ": the Certificate of " + secret.get() + " must create PKCS#12 keystores with the password the pods read, has " + p12);
+          }
+        });
+      }
     }
     return problems;
   }
@@ -1015,7 +1190,8 @@ class KubernetesManifestsTest {
 
   /** Checks that hold for an installation only: the base leaves these to the overlay. */
   static final Map<String, Check> OVERLAY_CHECKS = Map.of(
-      "the image is a registry's, pinned by digest", KubernetesManifestsTest::imagesByDigest);
+      "the image is a registry's, pinned by digest", KubernetesManifestsTest::imagesByDigest,
+      "cert-manager Certificates make the TLS Secrets the pods mount", KubernetesManifestsTest::certificates);
 
   static Map<String, Check> checks(Path kustomization) {
     Map<String, Check> all = new LinkedHashMap<>(CHECKS);
@@ -1030,7 +1206,9 @@ class KubernetesManifestsTest {
     for (Path k : List.of(BASE, OVERLAY)) {
       Manifests m = load(k);
       Set<String> kinds = m.docs().stream().map(d -> d.object().getKind()).collect(Collectors.toCollection(TreeSet::new));
-      assertEquals(new TreeSet<>(KINDS.values().stream().map(Class::getSimpleName).toList()), kinds, k + ": every expected kind is present");
+      Set<String> expected = KINDS.keySet().stream().filter(t -> k.equals(OVERLAY) || !t.startsWith(CERT_MANAGER + "/"))
+          .map(t -> t.substring(t.lastIndexOf('/') + 1)).collect(Collectors.toCollection(TreeSet::new));
+      assertEquals(expected, kinds, k + ": every expected kind is present (cert-manager's in the overlay only)");
       assertEquals(Set.of("boxoffice-inventory", "boxoffice-edge"),
           m.all(Deployment.class).stream().map(d -> d.getMetadata().getName()).collect(Collectors.toSet()));
     }
@@ -1241,6 +1419,45 @@ class KubernetesManifestsTest {
           m -> policy(m, "boxoffice-http").getSpec().getIngress().get(0).setPorts(null)),
       new Breakage("HTTP admitted to inventory pods", "remoting and management only from boxoffice pods, HTTP only to edge pods",
           m -> policy(m, "boxoffice-http").getSpec().getPodSelector().getMatchLabels().remove("role")),
+      new Breakage("the accepted queue keys not passed to the inventory", "every variable the app reads is set in every Deployment",
+          m -> container(m, "boxoffice-inventory").getEnv().removeIf(e -> e.getName().equals("BOXOFFICE_QUEUE_KEYS_ACCEPTED"))),
+      new Breakage("HTTPS not admitted to the edge", "remoting and management only from boxoffice pods, HTTP only to edge pods",
+          m -> policy(m, "boxoffice-http").getSpec().getIngress().get(0).getPorts().removeIf(p -> p.getPort().getIntVal() == 8443)),
+      new Breakage("HTTPS off on the edge", "the edge serves HTTPS from a mounted TLS Secret, the Service 443 to it and 80 to the redirect",
+          m -> env(m, "boxoffice-edge", "BOXOFFICE_TLS").setValue("off")),
+      new Breakage("the TLS Secret mounted by subPath", "the edge serves HTTPS from a mounted TLS Secret, the Service 443 to it and 80 to the redirect",
+          m -> container(m, "boxoffice-edge").getVolumeMounts().stream().filter(v -> v.getName().equals("tls")).findFirst().orElseThrow().setSubPath("tls.crt")),
+      new Breakage("the TLS Secret not mounted", "the edge serves HTTPS from a mounted TLS Secret, the Service 443 to it and 80 to the redirect",
+          m -> container(m, "boxoffice-edge").getVolumeMounts().removeIf(v -> v.getName().equals("tls"))),
+      new Breakage("no https container port", "the edge serves HTTPS from a mounted TLS Secret, the Service 443 to it and 80 to the redirect",
+          m -> container(m, "boxoffice-edge").getPorts().removeIf(p -> "https".equals(p.getName()))),
+      new Breakage("the Service's 443 to the plain port", "the edge serves HTTPS from a mounted TLS Secret, the Service 443 to it and 80 to the redirect",
+          m -> m.find(Service.class, "boxoffice", "boxoffice-http").orElseThrow().getSpec().getPorts().stream()
+              .filter(p -> p.getPort() == 443).findFirst().orElseThrow().setTargetPort(new IntOrString("http"))),
+      new Breakage("the Service without port 80", "the edge serves HTTPS from a mounted TLS Secret, the Service 443 to it and 80 to the redirect",
+          m -> m.find(Service.class, "boxoffice", "boxoffice-http").orElseThrow().getSpec().getPorts().removeIf(p -> p.getPort() == 80)),
+      new Breakage("remoting in plain TCP", "every pod speaks mutual TLS to its peers with stores from a mounted Secret",
+          m -> m.configMap().getData().put("BOXOFFICE_REMOTE_TLS", "off")),
+      new Breakage("the stores not mounted on the inventory", "every pod speaks mutual TLS to its peers with stores from a mounted Secret",
+          m -> container(m, "boxoffice-inventory").getVolumeMounts().removeIf(v -> v.getName().equals("remote-tls"))),
+      new Breakage("the stores mounted by subPath", "every pod speaks mutual TLS to its peers with stores from a mounted Secret",
+          m -> container(m, "boxoffice-edge").getVolumeMounts().stream().filter(v -> v.getName().equals("remote-tls")).findFirst().orElseThrow().setSubPath("keystore.p12")),
+      new Breakage("a store password written into the manifest", "every pod speaks mutual TLS to its peers with stores from a mounted Secret",
+          m -> {
+            EnvVar e = env(m, "boxoffice-inventory", "BOXOFFICE_REMOTE_TRUST_STORE_PASSWORD");
+            e.setValueFrom(null);
+            e.setValue("changeit");
+          }),
+      new Breakage("a store password from a Secret that does not exist", "every pod speaks mutual TLS to its peers with stores from a mounted Secret",
+          m -> env(m, "boxoffice-edge", "BOXOFFICE_REMOTE_KEY_STORE_PASSWORD").getValueFrom().getSecretKeyRef().setName("boxoffice-remote-tls-pasword")),
+      new Breakage("the Certificate writes another Secret", "cert-manager Certificates make the TLS Secrets the pods mount",
+          m -> certManager(m, "Certificate").stream().filter(c -> c.getMetadata().getName().equals("boxoffice-remote-tls")).findFirst().orElseThrow()
+              .getAdditionalProperties().put("spec", Map.of("secretName", "boxoffice-remote", "issuerRef", Map.of("kind", "ClusterIssuer", "name", "x")))),
+      new Breakage("no PKCS#12 keystores", "cert-manager Certificates make the TLS Secrets the pods mount",
+          m -> certManager(m, "Certificate").stream().filter(c -> c.getMetadata().getName().equals("boxoffice-remote-tls")).findFirst().orElseThrow()
+              .getAdditionalProperties().put("spec", Map.of("secretName", "boxoffice-remote-tls", "issuerRef", Map.of("kind", "Issuer", "name", "boxoffice-cluster-ca")))),
+      new Breakage("an Issuer k8s/ does not have", "cert-manager Certificates make the TLS Secrets the pods mount",
+          m -> m.docs().removeIf(d -> d.object().getKind().equals("Issuer") && d.object().getMetadata().getName().equals("boxoffice-cluster-ca"))),
       new Breakage("an image by tag", "the image is a registry's, pinned by digest",
           m -> container(m, "boxoffice-edge").setImage("registry.example.com/boxoffice:0.1.0")));
 
