@@ -13,7 +13,9 @@ public final class RouteNames {
     if (path.startsWith("/admin/")) return "admin";
     if (path.startsWith("/gate/")) return "gate";
     if (path.equals("/metrics")) return "metrics";
+    if (path.startsWith("/static/") || path.equals("/favicon.ico")) return "static";
     if (path.startsWith("/api/accounts") || path.startsWith("/api/session")) return "accounts";
+    if (path.startsWith("/api/me/tickets/") && path.endsWith("/qr")) return "ticket_qr";
     if (path.startsWith("/api/orders/") || path.startsWith("/api/me/")) return "orders";
     if (path.startsWith("/api/events/")) {
       String rest = path.substring(path.indexOf('/', "/api/events/".length()) + 1);
@@ -24,6 +26,7 @@ public final class RouteNames {
       if (rest.equals("cart")) return "cart";
       if (rest.equals("seatmap") || rest.equals("availability")) return rest;
       if (rest.startsWith("presale/")) return "presale";
+      if (rest.equals("summary")) return "summary";
     }
     return "other";
   }
