@@ -49,7 +49,7 @@
     const venue = r.body.venueName || r.body.venueId;
     $('event-where').textContent = starts
       ? `${venue} · ${starts.toLocaleDateString('en', { weekday: 'short', day: 'numeric', month: 'long', year: 'numeric' })}`
-        + ` · sale starts ${starts.toLocaleTimeString('en', { hour: '2-digit', minute: '2-digit' })}`
+        + ` · sale starts ${starts.toLocaleTimeString('en', { hour: '2-digit', minute: '2-digit', timeZoneName: 'short' })}`
       : venue;
     tickClock();
   }
@@ -160,8 +160,10 @@
     show('wait-row', waiting && ahead > 0);
     if (rate > 0) {
       const minutes = ahead / rate;
-      $('wait').textContent = (minutes < 1.5 ? 'About a minute' : `About ${Math.round(minutes)} minutes`)
-        + ` (the line moves about ${plural(Math.max(1, Math.round(rate)), 'person', 'people')} a minute).`;
+      const pace = rate >= 1.5 ? `about ${plural(Math.round(rate), 'person', 'people')} a minute`
+        : rate >= 0.75 ? 'about one person a minute' : `about one person every ${Math.round(1 / rate)} minutes`;
+      $('wait').textContent = (minutes < 1.5 ? 'About a minute' : minutes < 90 ? `About ${Math.round(minutes)} minutes`
+        : `About ${(minutes / 60).toFixed(1)} hours`) + ` (the line moves ${pace}).`;
     } else {
       $('wait').textContent = 'The line is not moving right now.';
     }
@@ -190,6 +192,7 @@
       show('standing', false); show('join-form', true);
       const open = fan.event && fan.event.open;
       $('join-text').textContent = open ? 'Tickets for this event are on sale now.' : 'Join the line for this sale.';
+      show('lottery-text', !open);
       $('join-button').textContent = open ? 'Go to the shop' : 'Join the line';
       return schedule(15000);
     }
@@ -271,7 +274,7 @@
 
   // ---- the shop: seat map -------------------------------------------------------------------
 
-  const ZONE_COLOURS = ['#2e9d5b', '#1a8fa3', '#7a9a1f', '#b0782a', '#8a5cc2', '#c2557a'];
+  const ZONE_COLOURS = ['#2e9d5b', '#0f8b8d', '#8a5cc2', '#b0782a', '#c2557a', '#7a9a1f'];
   const COLOUR = { picked: '#f08c00', mine: '#1f5fd6', held: '#c9c9c9', sold: '#555555' };
   const map = {
     n: 0, x: null, y: null, rowOf: null, rows: [], rowByPrefix: new Map(), sections: [], zones: [], prices: {}, zoneOfRow: null,
@@ -334,6 +337,23 @@
       if (!list) map.grid.set(key, list = []);
       list.push(k);
     }
+    // Each seat is drawn as big as the gap to its nearest neighbour allows (a floor seat is a
+    // unit from the next, a bowl seat several), found through the same grid.
+    map.near = new Float32Array(map.n);
+    for (let k = 0; k < map.n; k++) {
+      const gx = Math.floor(map.x[k] / map.cell), gy = Math.floor(map.y[k] / map.cell);
+      let best = 36;
+      for (let ax = gx - 1; ax <= gx + 1; ax++) {
+        for (let ay = gy - 1; ay <= gy + 1; ay++) {
+          for (const j of map.grid.get(ax * 100003 + ay) || []) {
+            if (j === k) continue;
+            const d = (map.x[j] - map.x[k]) ** 2 + (map.y[j] - map.y[k]) ** 2;
+            if (d < best) best = d;
+          }
+        }
+      }
+      map.near[k] = Math.sqrt(best);
+    }
     renderPrices();
   }
 
@@ -382,8 +402,7 @@
     const g = canvas.getContext('2d');
     g.clearRect(0, 0, canvas.width, canvas.height);
     const t = transform(canvas);
-    const size = Math.max(1, Math.min(t.s * 0.8, 24));
-    const half = size / 2;
+
     const classes = map.zones.length + 4;
     const buckets = Array.from({ length: classes }, () => []);
     for (let i = 0; i < map.n; i++) {
@@ -400,7 +419,10 @@
       .concat([COLOUR.picked, COLOUR.mine, COLOUR.held, COLOUR.sold]);
     for (let c = 0; c < classes; c++) {
       g.fillStyle = colours[c];
-      for (const i of buckets[c]) g.fillRect(t.ox + map.x[i] * t.s - half, t.oy + map.y[i] * t.s - half, size, size);
+      for (const i of buckets[c]) {
+        const size = Math.max(1.5, Math.min(map.near[i] * t.s * 0.8, 28));
+        g.fillRect(t.ox + map.x[i] * t.s - size / 2, t.oy + map.y[i] * t.s - size / 2, size, size);
+      }
     }
     map.drawMs = performance.now() - started;
     window.boxofficeDrawMs = map.drawMs;
@@ -414,7 +436,7 @@
     const canvas = $('map');
     const t = transform(canvas);
     const x = (px - t.ox) / t.s, y = (py - t.oy) / t.s;
-    const reach = Math.max(0.75, 6 / t.s);
+    const reach = Math.max(0.75, 8 / t.s);
     let best = -1, bestD = reach * reach;
     const cx = Math.floor(x / map.cell), cy = Math.floor(y / map.cell);
     const cells = Math.ceil(reach / map.cell);
@@ -746,11 +768,30 @@
   }
 
   async function route() {
-    if (fan.view === 'shop') return startShop();
+    // An open sale has no line: a signed-in fan shops at once.
+    if (fan.view === 'shop' || (fan.event && fan.event.open)) return fan.view === 'shop' ? startShop() : enterShop();
     return refreshRoom();
   }
 
+  // For tests and support: where a seat is drawn (CSS pixels from the canvas's top left), the
+  // first available seats, and the time of the last full draw.
+  window.boxoffice = {
+    seatPoint(id) {
+      const i = indexOf(id), canvas = $('map');
+      if (i < 0) return null;
+      const t = transform(canvas), k = canvas.getBoundingClientRect().width / canvas.width;
+      return { x: (t.ox + map.x[i] * t.s) * k, y: (t.oy + map.y[i] * t.s) * k };
+    },
+    availableSeats(n) {
+      const out = [];
+      for (let i = 0; i < map.n && out.length < n; i++) if (map.status[i] === 0 && !map.mine.has(i)) out.push(seatId(i));
+      return out;
+    },
+    seats: () => map.n,
+    drawMs: () => map.drawMs,
+    redraw() { draw(); return map.drawMs; }
+  };
+
   setInterval(tickClock, 1000);
-  loadEvent();
-  route();
+  loadEvent().then(route);
 })();
