@@ -596,8 +596,11 @@
       list.append(li);
     }
     $('cart-total').textContent = money(cart.seats.reduce((a, s) => a + s.priceCents, 0));
-    show('cart', cart.seats.length > 0 || cart.paying || !!sessionStorage.getItem(CHECKOUT_KEY));
+    show('cart', cart.seats.length > 0 || cart.paying || !!sessionStorage.getItem(CHECKOUT_KEY)
+      || $('checkout-status').textContent !== '');
+    show('checkout-form', cart.seats.length > 0 || cart.paying);
     show('timer', cart.seats.length > 0);
+    show('total-row', cart.seats.length > 0);
     cart.warned = false;
     if (body.expired && cart.seats.length === 0 && !sessionStorage.getItem(CHECKOUT_KEY)) {
       $('checkout-status').textContent = 'Your hold ran out; the seats went back on sale.';

@@ -35,6 +35,9 @@ import org.apache.pekko.http.javadsl.model.headers.RawHeader;
  * The fan's pages, off the routing tree (the whole crowd repeats these requests, and nothing
  * here asks an actor):
  *
+ * <p>Pages carry the edge's {@code frame-ancestors 'none'} header ({@code BrowserGuards}) and
+ * their own policy in a {@code <meta>} tag: our scripts, styles and calls only, no inline code.
+ *
  * <ul>
  *   <li>{@code GET /events/{eventId}}: one page (waiting-room.html) in two views, the waiting
  *       room and the shop. A plain handler reads the two cookies, checks both signatures, looks
@@ -53,9 +56,6 @@ public final class PageRoutes {
   private static final String API_PREFIX = "/api/events/";
   private static final String SUMMARY = "/summary";
   private static final String STATIC = "/static/";
-  /** Our scripts and styles only, no inline code, no framing; pictures may be data: URLs (none today). */
-  static final String PAGE_CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-      + "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
   private static final Duration FACTS_WAIT = Duration.ofSeconds(2);
 
   /** What the inventory knows of an event and the page shows: the venue's name, prices, limits. */
@@ -122,8 +122,7 @@ public final class PageRoutes {
   private static HttpResponse page(int status, String html) {
     return HttpResponse.create().withStatus(status)
         .withEntity(HttpEntities.create(ContentTypes.TEXT_HTML_UTF8, html.getBytes(StandardCharsets.UTF_8)))
-        .addHeader(RawHeader.create("Cache-Control", "private, no-store"))
-        .addHeader(RawHeader.create("Content-Security-Policy", PAGE_CSP));
+        .addHeader(RawHeader.create("Cache-Control", "private, no-store"));
   }
 
   /** The answer to a page, asset or summary request; empty for any other request (the routing tree's). */

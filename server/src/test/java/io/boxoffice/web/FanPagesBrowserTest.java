@@ -157,7 +157,7 @@ class FanPagesBrowserTest {
     ChromeDriver d = browser.desktop();
     Instant start = Instant.now().plusSeconds(25);
     String e = event(venueId, "{\"lobbyOpensAt\":\"" + Instant.now() + "\",\"startsAt\":\"" + start
-        + "\",\"admissionPerMinute\":6000,\"maxActiveShoppers\":5000}");
+        + "\",\"admissionPerMinute\":1200,\"maxActiveShoppers\":5000}");
     d.get(base + "/events/" + e);
     awaitText(d, "event-name", "Night Owls Live", Duration.ofSeconds(10));
     assertTrue(byId(d, "event-where").getText().contains("Riverside Arena"), byId(d, "event-where").getText());
@@ -171,9 +171,9 @@ class FanPagesBrowserTest {
     Chromium.screenshot(d, "fan-2-lobby-desktop");
 
     // Drawn at the start (the lottery's places spread over more than the one account), admitted
-    // at 100 a second: the page turns into the shop by itself.
+    // at 20 a second: the page turns into the shop by itself.
     d.executeScript("window.sameDocument = 42");
-    awaitVisible(d, "shop", Duration.ofSeconds(60));
+    awaitVisible(d, "shop", Duration.ofSeconds(90));
     assertEquals(42L, d.executeScript("return window.sameDocument"), "the shop opened without a reload");
     await().atMost(Duration.ofSeconds(10)).until(() -> ((Number) d.executeScript("return window.boxoffice.seats()")).intValue() == 200);
     assertTrue(byId(d, "prices").getText().contains("€80.00"), byId(d, "prices").getText());
@@ -192,12 +192,14 @@ class FanPagesBrowserTest {
     String first = byId(d, "countdown").getText();
     assertTrue(first.matches("\\d\\d:\\d\\d"), first);
     await().atMost(Duration.ofSeconds(5)).until(() -> !byId(d, "countdown").getText().equals(first));
+    d.executeScript("document.getElementById('cart').scrollIntoView()");
     Chromium.screenshot(d, "fan-4-cart-desktop");
 
     byId(d, "buy").click();
     await().atMost(Duration.ofSeconds(20)).until(() -> ticketsShown(d) == 2);
     await().atMost(Duration.ofSeconds(10)).until(() -> (Boolean) d.executeScript(
         "return [...document.querySelectorAll('#ticket-list img')].every(i => i.complete && i.naturalWidth > 0)"));
+    d.executeScript("document.getElementById('cart').scrollIntoView()");
     Chromium.screenshot(d, "fan-5-tickets-desktop");
 
     JsonNode tickets = fanOf(d).send("GET", "/api/me/tickets", null).json().get("tickets");
@@ -210,6 +212,7 @@ class FanPagesBrowserTest {
 
     d.navigate().refresh();
     await().atMost(Duration.ofSeconds(15)).until(() -> ticketsShown(d) == 2);
+    d.executeScript("document.getElementById('tickets').scrollIntoView()");
     Chromium.screenshot(d, "fan-6-tickets-after-reload-desktop");
   }
 
@@ -265,6 +268,7 @@ class FanPagesBrowserTest {
     byId(d, "buy").click();
     awaitText(d, "checkout-status", "Payment pending", Duration.ofSeconds(10));
     assertFalse(byId(d, "buy").isEnabled(), "Buy is disabled while paying");
+    d.executeScript("document.getElementById('cart').scrollIntoView()");
     Chromium.screenshot(d, "fan-8-payment-pending-desktop");
     String key = (String) d.executeScript("return JSON.parse(sessionStorage.getItem('bo-checkout-' + arguments[0])).key", e);
     assertTrue(key != null && !key.isEmpty());
@@ -277,6 +281,7 @@ class FanPagesBrowserTest {
     assertEquals(chargesBefore + 1, payments.ledger().size(), "one authorization for the one attempt: " + payments.ledger());
     assertEquals(1, payments.ledger().values().stream().filter(c -> c.status() == PaymentSimulator.Status.CAPTURED
        ).count() - capturedBefore, "one capture");
+    d.executeScript("document.getElementById('tickets').scrollIntoView()");
     Chromium.screenshot(d, "fan-9-slow-payment-tickets-desktop");
   }
 
