@@ -275,6 +275,7 @@ class FanPagesBrowserTest {
     // A reload while the answer is out: the page asks again with the same key.
     d.navigate().refresh();
     await().atMost(Duration.ofSeconds(40)).until(() -> ticketsShown(d) == 2);
+    awaitText(d, "checkout-status", "Paid: order", Duration.ofSeconds(10));
     assertEquals(null, d.executeScript("return sessionStorage.getItem('bo-checkout-' + arguments[0])", e),
         "the attempt is forgotten once answered");
     // Every retry carried the one key: the cart made one order, so one authorization, captured.
@@ -352,8 +353,15 @@ class FanPagesBrowserTest {
     awaitVisible(d, "join-form", Duration.ofSeconds(10));
     byId(d, "join-button").click();
     awaitText(d, "state-text", "You are in line", Duration.ofSeconds(15));
-    String aheadText = byId(d, "ahead").getText();
-    assertTrue(aheadText.matches("(Nobody is ahead of you|1 person is ahead of you|\\d+ people are ahead of you)\\."), aheadText);
+    // People, not places: the line's front is admittedUpTo, and this fan's own place is not ahead of it.
+    HttpFan me = fanOf(d).withQueueCookie(e, d.manage().getCookieNamed("bo_q_" + e).getValue());
+    await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(300)).ignoreExceptions().until(() -> {
+      JsonNode st = me.send("GET", "/api/events/" + e + "/queue/status", null).json();
+      long ahead = st.get("position").asLong() - st.get("admittedUpTo").asLong() - 1;
+      String expected = ahead == 0 ? "Nobody is ahead of you." : ahead == 1 ? "1 person is ahead of you."
+          : ahead + " people are ahead of you.";
+      return byId(d, "ahead").getText().equals(expected) && ahead >= 1;
+    });
     assertTrue(byId(d, "seats-left").getText().contains("seats left"), byId(d, "seats-left").getText());
     Chromium.screenshot(d, "fan-14-waiting-390");
     assertFits(d);
