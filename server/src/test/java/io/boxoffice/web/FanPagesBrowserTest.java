@@ -357,10 +357,10 @@ class FanPagesBrowserTest {
     HttpFan me = fanOf(d).withQueueCookie(e, d.manage().getCookieNamed("bo_q_" + e).getValue());
     await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(300)).ignoreExceptions().until(() -> {
       JsonNode st = me.send("GET", "/api/events/" + e + "/queue/status", null).json();
-      long ahead = st.get("position").asLong() - st.get("admittedUpTo").asLong() - 1;
-      String expected = ahead == 0 ? "Nobody is ahead of you." : ahead == 1 ? "1 person is ahead of you."
-          : ahead + " people are ahead of you.";
-      return byId(d, "ahead").getText().equals(expected) && ahead >= 1;
+      long people = st.get("position").asLong() - st.get("admittedUpTo").asLong() - 1;
+      String expected = people == 0 ? "Nobody is ahead of you." : people == 1 ? "1 person is ahead of you."
+          : people + " people are ahead of you.";
+      return byId(d, "ahead").getText().equals(expected) && people >= 1;
     });
     assertTrue(byId(d, "seats-left").getText().contains("seats left"), byId(d, "seats-left").getText());
     Chromium.screenshot(d, "fan-14-waiting-390");
