@@ -81,16 +81,26 @@ class FanPagesBrowserTest {
   }
 
   static String event(String venueId, String onsale) {
+    return event(venueId, onsale, null);
+  }
+
+  static String event(String venueId, String onsale, String holdRules) {
     String id = "we-" + UUID.randomUUID().toString().substring(0, 8);
     HttpFan.Reply r = setUp(() -> new HttpFan(node.httpPort()).admin("POST", "/admin/events", "{\"eventId\":\"" + id
         + "\",\"venueId\":\"" + venueId + "\",\"name\":\"Night Owls Live\",\"prices\":{\"floor\":8000,\"lower\":5000,"
-        + "\"upper\":2500},\"maxSeatsPerAccount\":6" + (onsale == null ? "" : ",\"onsale\":" + onsale) + "}"));
+        + "\"upper\":2500},\"maxSeatsPerAccount\":6" + (onsale == null ? "" : ",\"onsale\":" + onsale)
+        + (holdRules == null ? "" : "," + holdRules) + "}"));
     assertEquals(201, r.status(), r.body());
     return id;
   }
 
   static String openEvent() {
-    String id = event(venue(200), null);
+    return openEvent(null);
+  }
+
+  /** An open sale; {@code holdRules} such as {@code "holdSeconds":30} go into the event (null: the defaults). */
+  static String openEvent(String holdRules) {
+    String id = event(venue(200), null, holdRules);
     assertEquals(200, setUp(() -> new HttpFan(node.httpPort()).admin("POST", "/admin/events/" + id + "/open", null)).status());
     return id;
   }
@@ -305,6 +315,26 @@ class FanPagesBrowserTest {
     assertEquals(chargesBefore, payments.ledger().size(), "nothing charged");
     assertEquals(3, d.findElements(By.cssSelector("#cart-list li")).size(), "the page now shows what is in the cart");
     assertEquals(0, ticketsShown(d));
+  }
+
+  @Test
+  void theCartWarnsNearTheEndAndDropsSeatsWhoseHoldRanOut() {
+    String e = openEvent("\"holdSeconds\":30,\"holdJitterSeconds\":0");
+    ChromeDriver d = browser.desktop();
+    d.get(base + "/events/" + e);
+    signUpOnPage(d);
+    awaitVisible(d, "shop", Duration.ofSeconds(15));
+    byId(d, "best-button").click();
+    await().atMost(Duration.ofSeconds(10)).until(() -> d.findElements(By.cssSelector("#cart-list li")).size() == 2);
+    // Under a minute left from the start: the timer is in its warning state, and says so aloud.
+    await().atMost(Duration.ofSeconds(5)).until(() -> byId(d, "timer").getAttribute("class").contains("warning"));
+    awaitText(d, "live", "Less than a minute left", Duration.ofSeconds(5));
+    d.executeScript("document.getElementById('cart').scrollIntoView()");
+    Chromium.screenshot(d, "fan-17-cart-warning-desktop");
+    await().atMost(Duration.ofSeconds(45)).until(() -> d.findElements(By.cssSelector("#cart-list li")).isEmpty());
+    awaitText(d, "checkout-status", "Your hold ran out", Duration.ofSeconds(5));
+    assertFalse(byId(d, "checkout-form").isDisplayed(), "nothing left to pay for");
+    Chromium.screenshot(d, "fan-18-hold-expired-desktop");
   }
 
   @Test
