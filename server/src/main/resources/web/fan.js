@@ -42,6 +42,7 @@
     const r = await call('GET', `${base}/summary`);
     if (r.status !== 200) return;
     fan.event = r.body;
+    if (!r.body.name) { $('event-name').textContent = 'This event is not on sale yet'; return; }
     if (r.body.now) fan.skewMs = Date.parse(r.body.now) - Date.now();
     $('event-name').textContent = r.body.name;
     document.title = `${r.body.name} · ${document.title}`;

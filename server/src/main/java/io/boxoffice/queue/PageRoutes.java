@@ -203,10 +203,14 @@ public final class PageRoutes {
    * {@code 200 {"eventId","name","venueId","venueName"?,"state","open","lobbyOpensAt"?,"startsAt"?,
    * "admissionPerMinute","maxActiveShoppers","activeShoppers","seatsRemaining","prices"?,
    * "maxSeatsPerAccount"?,"seats"?,"holdSeconds"?,"now"}}; public, cacheable for 5 s like the manifest. The
-   * inventory's facts are left out when it does not answer in time.
+   * inventory's facts are left out when it does not answer in time. A closed event (not
+   * scheduled, not opened) is only {@code {"eventId","state":"closed"}}.
    */
   private CompletionStage<HttpResponse> summary(String eventId) {
-    return manifests.current(eventId).thenCompose(m -> facts.apply(eventId).toCompletableFuture()
+    return manifests.current(eventId).thenCompose(m -> Standing.closed(m)
+        // A closed event may not be announced yet: its name, venue and prices stay private.
+        ? CompletableFuture.completedFuture(json(200, "{\"eventId\":" + quote(m.eventId()) + ",\"state\":\"closed\"}", "public, max-age=5"))
+        : facts.apply(eventId).toCompletableFuture()
             .completeOnTimeout(null, FACTS_WAIT.toMillis(), TimeUnit.MILLISECONDS)
             .exceptionally(e -> null)
             .thenApply(f -> json(200, summaryJson(m, f), "public, max-age=5")))

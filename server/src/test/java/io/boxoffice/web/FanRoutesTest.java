@@ -58,6 +58,22 @@ class FanRoutesTest {
   }
 
   @Test
+  void aClosedEventsSummaryKeepsItsNameAndPricesPrivate() {
+    HttpFan admin = new HttpFan(node.httpPort());
+    String closed = "rc-" + UUID.randomUUID().toString().substring(0, 8);
+    String venueId = "rw-" + UUID.randomUUID().toString().substring(0, 8);
+    assertEquals(201, admin.admin("POST", "/admin/venues", "{\"venueId\":\"" + venueId
+        + "\",\"name\":\"Secret Hall\",\"generate\":{\"layout\":\"stadium\",\"seats\":200}}").status());
+    assertEquals(201, admin.admin("POST", "/admin/events", "{\"eventId\":\"" + closed + "\",\"venueId\":\"" + venueId
+        + "\",\"name\":\"Unannounced Tour\",\"prices\":{\"floor\":100,\"lower\":50,\"upper\":20}}").status());
+    org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10)).ignoreExceptions().until(() ->
+        new HttpFan(node.httpPort()).send("GET", "/api/events/" + closed + "/summary", null).status() == 200);
+    HttpFan.Reply r = new HttpFan(node.httpPort()).send("GET", "/api/events/" + closed + "/summary", null);
+    assertEquals("closed", r.json().get("state").asText());
+    assertTrue(!r.body().contains("Unannounced") && !r.body().contains("Secret") && !r.body().contains("prices"), r.body());
+  }
+
+  @Test
   void aSummaryOfNoEventOrOfANonsenseIdIsA404AndNeverA5xx() {
     HttpFan anyone = new HttpFan(node.httpPort());
     assertEquals("not_found", anyone.send("GET", "/api/events/no-such-event/summary", null).error());
