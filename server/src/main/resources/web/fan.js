@@ -168,9 +168,13 @@
     } else {
       $('wait').textContent = 'The line is not moving right now.';
     }
-    const seats = s.seatsRemaining;
+    // Before the start the room has not counted the seats yet: the venue's count is the honest number.
+    const early = s.state === 'lobby' || s.state === 'scheduled';
+    const seats = early ? (fan.event && fan.event.seats) : s.seatsRemaining;
     show('seats-row', seats !== undefined && seats !== null);
-    if (seats !== undefined && seats !== null) {
+    if (early && seats) {
+      $('seats-left').textContent = `${plural(seats, 'seat', 'seats')} in this sale.`;
+    } else if (seats !== undefined && seats !== null) {
       $('seats-left').textContent = `${plural(seats, 'seat', 'seats')} left.`
         + (waiting && seats > 0 && ahead * 2 > seats ? ' They may be gone before your turn.' : '');
     }
@@ -242,8 +246,15 @@
         while (await sha256Bits(`${c.body.challenge}:${nonce}`) < c.body.bits) nonce++;
         body.pow = { challenge: c.body.challenge, nonce: String(nonce) };
       }
-      const r = await call('POST', `${base}/queue`, body);
+      // Joining again keeps the one place, so a busy answer is simply asked again, a few times.
+      let r = await call('POST', `${base}/queue`, body);
+      for (let tries = 0; tries < 4 && (r.status === 503 || r.status === 0); tries++) {
+        $('join-error').textContent = 'Busy for a moment: trying again…';
+        await new Promise(resolve => setTimeout(resolve, 1000 * Math.min(5, Number(r.headers.get('Retry-After')) || 1)));
+        r = await call('POST', `${base}/queue`, body);
+      }
       if (r.status === 200) {
+        $('join-error').textContent = '';
         if (r.body.state === 'admitted') return enterShop();
         announce(STATES[r.body.state] || 'You joined the line.');
         return refreshRoom();

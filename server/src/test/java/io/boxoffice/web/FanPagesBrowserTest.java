@@ -178,6 +178,7 @@ class FanPagesBrowserTest {
     byId(d, "join-button").click();
     awaitText(d, "state-text", "lobby", Duration.ofSeconds(10));
     awaitText(d, "event-when", "Sale starts in", Duration.ofSeconds(5));
+    assertEquals("200 seats in this sale.", byId(d, "seats-left").getText());
     Chromium.screenshot(d, "fan-2-lobby-desktop");
 
     // Drawn at the start (the lottery's places spread over more than the one account), admitted
