@@ -3,6 +3,7 @@ package io.boxoffice.admin;
 import static org.apache.pekko.http.javadsl.server.PathMatchers.segment;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.boxoffice.common.ReadSide;
 import io.boxoffice.edge.Api;
 import io.boxoffice.edge.ApiError;
 import io.boxoffice.inventory.EventDefinition;
@@ -21,8 +22,10 @@ import io.boxoffice.venue.Venue;
 import io.boxoffice.venue.VenueLayout;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
@@ -32,9 +35,12 @@ import org.apache.pekko.actor.typed.RecipientRef;
 import org.apache.pekko.actor.typed.javadsl.AskPattern;
 import org.apache.pekko.cluster.sharding.typed.javadsl.ClusterSharding;
 import org.apache.pekko.cluster.sharding.typed.javadsl.EntityRef;
+import org.apache.pekko.http.javadsl.marshalling.sse.EventStreamMarshalling;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
+import org.apache.pekko.http.javadsl.model.sse.ServerSentEvent;
 import org.apache.pekko.http.javadsl.server.AllDirectives;
 import org.apache.pekko.http.javadsl.server.Route;
+import org.apache.pekko.stream.javadsl.Source;
 
 /** Event managers' calls under {@code /admin}, behind the admin bearer token. */
 public final class AdminRoutes extends AllDirectives {
@@ -68,6 +74,12 @@ public final class AdminRoutes extends AllDirectives {
 
   /** {@code GET /admin/events}. */
   public record EventList(List<EventSummary> events) {}
+
+  /** One row of {@code GET /admin/venues}. */
+  public record VenueSummary(String venueId, String name, int seatCount) {}
+
+  /** {@code GET /admin/venues}. */
+  public record VenueList(List<VenueSummary> venues) {}
 
   /** 201 of {@code POST /admin/venues}. */
   public record VenueCreated(String venueId, int seatCount) {}
@@ -110,10 +122,16 @@ public final class AdminRoutes extends AllDirectives {
   private final Function<String, RecipientRef<PresaleRegistry.Command>> registries;
   private final PaymentSimulator simulator;
   private final Manifests manifests;
+  private final ReadSide readSide;
+  private final LiveCounters counters;
+  private final Duration liveInterval;
 
   public AdminRoutes(ActorSystem<?> system, Api api, String adminToken, long maxVenueBytes, PresaleCodes presale,
                      Function<String, RecipientRef<PresaleRegistry.Command>> registries, PaymentSimulator simulator,
-                     Manifests manifests) {
+                     Manifests manifests, ReadSide readSide, LiveCounters counters, Duration liveInterval) {
+    this.readSide = readSide;
+    this.counters = counters;
+    this.liveInterval = liveInterval;
     this.simulator = simulator;
     this.manifests = manifests;
     this.presale = presale;
@@ -124,14 +142,27 @@ public final class AdminRoutes extends AllDirectives {
     this.maxVenueBytes = maxVenueBytes;
   }
 
+  /** Live streams open now: each ends when its client goes. */
+  public int liveStreams() {
+    return liveStreams.get();
+  }
+
+  private final java.util.concurrent.atomic.AtomicInteger liveStreams = new java.util.concurrent.atomic.AtomicInteger();
+
   public Route routes() {
-    return pathPrefix("admin", () -> authorized(() -> concat(
-        path("venues", () -> post(() -> api.body(VenueRequest.class, maxVenueBytes, this::createVenue))),
+    // The console's page and assets need no token: the page asks for it and sends it on every call.
+    return pathPrefix("admin", () -> concat(
+        ConsolePage.routes(),
+        authorized(() -> concat(
+        path("venues", () -> concat(
+            post(() -> api.body(VenueRequest.class, maxVenueBytes, this::createVenue)),
+            get(this::listVenues))),
         path("events", () -> concat(
             post(() -> api.body(EventRequest.class, this::createEvent)),
             get(this::listEvents))),
         path(segment("events").slash(segment()).slash("open"), eventId -> post(() -> open(eventId))),
         path(segment("events").slash(segment()).slash("stats"), eventId -> get(() -> stats(eventId))),
+        path(segment("events").slash(segment()).slash("live"), eventId -> get(() -> live(eventId))),
         path(segment("events").slash(segment()).slash("onsale"), eventId -> concat(
             put(() -> api.body(OnSaleRequest.class, r -> schedule(eventId, r))),
             patch(() -> api.body(RatesRequest.class, r -> rates(eventId, r))))),
@@ -139,7 +170,7 @@ public final class AdminRoutes extends AllDirectives {
         path(segment("events").slash(segment()).slash("onsale").slash("resume"), eventId -> post(() -> paused(eventId, false))),
         path(segment("payments").slash("simulator"), () -> put(() -> api.body(SimulatorRequest.class, this::tuneSimulator))),
         path(segment("events").slash(segment()).slash("presale").slash("invitations"),
-            eventId -> post(() -> api.body(InvitationsRequest.class, r -> invitations(eventId, r)))))));
+            eventId -> post(() -> api.body(InvitationsRequest.class, r -> invitations(eventId, r))))))));
   }
 
   /** 401 without a bearer token, 403 with a wrong one; compared in constant time. */
@@ -233,13 +264,31 @@ public final class AdminRoutes extends AllDirectives {
     return api.respond(response);
   }
 
-  /** {@code GET /admin/events}: every event this node knows, by id. */
+  /**
+   * {@code GET /admin/events}: every event in the directory (whole after a restart, without waking
+   * a room) and every event this node has heard of (the directory's projection lags a moment).
+   * A room this node heard gives the live state; otherwise the directory tells scheduled, open or
+   * closed (scheduled rooms are kept running, so they are heard soon after a start).
+   */
   private Route listEvents() {
-    List<EventSummary> events = manifests.all().stream()
-        .map(m -> new EventSummary(m.eventId(), m.name(), m.venueId(), m.state()))
-        .sorted(java.util.Comparator.comparing(EventSummary::eventId))
-        .toList();
-    return complete(api.json(200, new EventList(events)));
+    CompletionStage<HttpResponse> response = readSide.transact(Directory::events).thenApply(rows -> {
+      Map<String, EventSummary> byId = new java.util.TreeMap<>();
+      for (Directory.EventRow row : rows) {
+        String state = row.scheduled() ? Phase.SCHEDULED.wire() : row.opened() ? Phase.OPEN.wire() : Phase.CLOSED.wire();
+        byId.put(row.eventId(), new EventSummary(row.eventId(), row.name(), row.venueId(), state));
+      }
+      for (WaitingRoom.Manifest m : manifests.all()) {
+        byId.put(m.eventId(), new EventSummary(m.eventId(), m.name(), m.venueId(), m.state()));
+      }
+      return api.json(200, new EventList(List.copyOf(byId.values())));
+    });
+    return api.respond(response);
+  }
+
+  /** {@code GET /admin/venues}: every venue in the directory, by id. */
+  private Route listVenues() {
+    return api.respond(readSide.transact(Directory::venues).thenApply(rows -> api.json(200, new VenueList(rows.stream()
+        .map(r -> new VenueSummary(r.venueId(), r.name(), r.seatCount())).toList()))));
   }
 
   /**
@@ -254,19 +303,57 @@ public final class AdminRoutes extends AllDirectives {
 
   private Route stats(String eventId) {
     if (!VenueLayout.isValidEntityId(eventId)) return complete(api.error(404, "not_found", "no such event"));
+    return api.respond(statsOf(eventId).thenApply(stats -> api.json(200, stats)));
+  }
+
+  /** The event's stats from its inventory and its room; fails with a 404 {@link ApiError} for an unknown event. */
+  private CompletionStage<EventStats> statsOf(String eventId) {
     CompletionStage<WaitingRoom.Reply> room = room(eventId).ask(WaitingRoom.GetManifest::new, api.askTimeout());
-    CompletionStage<HttpResponse> response = inventory(eventId)
+    return inventory(eventId)
         .<EventInventory.Reply>ask(EventInventory.GetStats::new, api.askTimeout())
         .thenCombine(room, (reply, manifestReply) -> {
-          if (!(reply instanceof EventInventory.Stats s)) return api.error(404, "not_found", "no such event");
+          if (!(reply instanceof EventInventory.Stats s)) throw new ApiError(404, "not_found", "no such event");
           WaitingRoom.Manifest m = (WaitingRoom.Manifest) manifestReply;
           // Closed until scheduled or opened; an event from before that rule is shown closed as well.
           String state = m.state().equals(Phase.UNKNOWN.wire()) ? Phase.CLOSED.wire() : m.state();
           if (new Seats(s.available(), s.held(), s.sold()).soldOut()) state = Phase.SOLD_OUT.wire();
-          return api.json(200, new EventStats(state, m.lobby(), m.admittedUpTo(), m.activeShoppers(),
-              new SeatCounts(s.available(), s.held(), s.sold()), s.orders(), m.startsAt() != 0 ? Schedule.of(m) : null));
+          return new EventStats(state, m.lobby(), m.admittedUpTo(), m.activeShoppers(),
+              new SeatCounts(s.available(), s.held(), s.sold()), s.orders(), m.startsAt() != 0 ? Schedule.of(m) : null);
         });
-    return api.respond(response);
+  }
+
+  /**
+   * {@code GET /admin/events/{id}/live}: Server-Sent Events, one a {@code liveInterval}, each the
+   * stats with the rates since the one before. An event this node does not know is a 404 before
+   * the stream starts (nobody is asked); the stream ends when the client goes (pekko-http cancels
+   * the source with the connection). A tick whose stats do not come in time is skipped.
+   */
+  private Route live(String eventId) {
+    if (!VenueLayout.isValidEntityId(eventId)) return complete(api.error(404, "not_found", "no such event"));
+    CompletionStage<Route> known = manifests.current(eventId).handle((m, error) -> error != null
+        ? complete(api.failure(error))
+        : completeOK(liveSource(eventId), EventStreamMarshalling.toEventStream()));
+    return onSuccess(known, route -> route);
+  }
+
+  private Source<ServerSentEvent, org.apache.pekko.NotUsed> liveSource(String eventId) {
+    return Source.tick(Duration.ZERO, liveInterval, "tick")
+        .watchTermination((cancellable, done) -> {
+          liveStreams.incrementAndGet();
+          done.whenComplete((d, e) -> liveStreams.decrementAndGet());
+          return org.apache.pekko.NotUsed.getInstance();
+        })
+        .mapAsync(1, tick -> statsOf(eventId)
+            .thenApply(stats -> Optional.of(new LiveRates.Sample(System.nanoTime(), System.currentTimeMillis(), stats.admittedUpTo(), stats.orders(),
+                counters.seatsHeld(eventId), counters.shed(eventId), stats)))
+            .exceptionally(error -> Optional.empty()))
+        .filter(Optional::isPresent)
+        .map(Optional::get)
+        .statefulMapConcat(() -> {
+          LiveRates rates = new LiveRates();
+          return sample -> List.of(rates.next(sample));
+        })
+        .map(live -> ServerSentEvent.create(api.mapper().writeValueAsString(live), "stats"));
   }
 
   private Route schedule(String eventId, OnSaleRequest r) {

@@ -8,6 +8,7 @@ import io.boxoffice.queue.WaitingRoom;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
@@ -16,12 +17,19 @@ import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
 import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.lang.management.ManagementFactory;
 import java.time.Duration;
+import java.util.Collection;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
+import javax.management.MBeanServer;
+import javax.management.MalformedObjectNameException;
+import javax.management.ObjectName;
 
 /**
  * This node's metrics in Prometheus format (Micrometer): per event the waiting room's lobby,
@@ -32,6 +40,10 @@ public final class Metrics implements InventoryMetrics, EdgeMetrics, ShopMetrics
   private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   private final Map<String, Timer> routes = new ConcurrentHashMap<>();
   private final Set<String> watchedEvents = ConcurrentHashMap.newKeySet();
+  /** States in which an event's sale is over: its series go after a retention (see {@link #sweepEnded}). */
+  private static final Set<String> ENDED = Set.of("sold_out", "closed");
+  private final Map<String, Long> endedSince = new ConcurrentHashMap<>();
+  private final Set<String> boundPools = ConcurrentHashMap.newKeySet();
 
   public Metrics() {
     new JvmMemoryMetrics().bindTo(registry);
@@ -49,21 +61,27 @@ public final class Metrics implements InventoryMetrics, EdgeMetrics, ShopMetrics
     return registry.scrape();
   }
 
-  /** How long requests to one kind of route take, with percentiles. */
-  public Timer route(String name) {
-    return routes.computeIfAbsent(name, n -> Timer.builder("boxoffice_http_request")
-        .description("HTTP request latency by route").tag("route", n)
+  /**
+   * How long requests to one kind of route take, by the class of their status ({@code 2xx} ..
+   * {@code 5xx}; a request that failed without a response counts as {@code 5xx}), with
+   * percentiles. {@code route} is one of {@link RouteNames#ALL}; anything else is {@code other}.
+   */
+  public Timer request(String route, int status) {
+    String name = RouteNames.ALL.contains(route) ? route : "other";
+    String statusClass = status >= 100 && status < 600 ? (status / 100) + "xx" : "5xx";
+    return routes.computeIfAbsent(name + " " + statusClass, k -> Timer.builder("boxoffice_http_request")
+        .description("HTTP request latency by route and status class").tags("route", name, "status", statusClass)
         .publishPercentiles(0.5, 0.99).publishPercentileHistogram().serviceLevelObjectives(Duration.ofMillis(100))
         .register(registry));
   }
 
   public Counter holds(String eventId) {
-    return Counter.builder("boxoffice_holds").description("Seats held (durably) through this node")
+    return Counter.builder("boxoffice_holds").description("Seats held (durably) by the inventories on this node")
         .tag("event", eventId).register(registry);
   }
 
   public Counter sales(String eventId) {
-    return Counter.builder("boxoffice_sales").description("Orders sold through this node").tag("event", eventId).register(registry);
+    return Counter.builder("boxoffice_sales").description("Orders sold (durably) by the inventories on this node").tag("event", eventId).register(registry);
   }
 
   public Counter shed(String eventId, String priority) {
@@ -72,8 +90,9 @@ public final class Metrics implements InventoryMetrics, EdgeMetrics, ShopMetrics
   }
 
   @Override
-  public void seatsHeld(String eventId, int seats) {
-    holds(eventId).increment(seats);
+  public void holdsAndSalesWritten(String eventId, int seatsHeld, int ordersSold, int seatsSold) {
+    if (seatsHeld > 0) holds(eventId).increment(seatsHeld);
+    if (ordersSold > 0) sales(eventId).increment(ordersSold);
   }
 
   @Override
@@ -81,11 +100,6 @@ public final class Metrics implements InventoryMetrics, EdgeMetrics, ShopMetrics
     Counter.builder("boxoffice_holds_released_by_timer")
         .description("Seats of abandoned holds that the carts' hold timers gave back to the sale")
         .tag("event", eventId).register(registry).increment(seats);
-  }
-
-  @Override
-  public void orderSold(String eventId) {
-    sales(eventId).increment();
   }
 
   @Override
@@ -101,24 +115,115 @@ public final class Metrics implements InventoryMetrics, EdgeMetrics, ShopMetrics
         .tag("event", eventId).publishPercentiles(0.5, 0.99).register(registry).record(commands);
   }
 
-  /** Gauges of an on-sale event, read from this node's copy of its manifest. */
-  public void watch(String eventId, Manifests manifests) {
-    if (!watchedEvents.add(eventId)) return;
-    Tags tags = Tags.of("event", eventId);
-    gauge("boxoffice_lobby", "Accounts in the lobby", tags, manifests, eventId, WaitingRoom.Manifest::lobby);
-    gauge("boxoffice_admitted_up_to", "The last place admitted", tags, manifests, eventId, WaitingRoom.Manifest::admittedUpTo);
-    gauge("boxoffice_active_shoppers", "Admitted places still shopping", tags, manifests, eventId, WaitingRoom.Manifest::activeShoppers);
-    gauge("boxoffice_seats_available", "Seats on sale", tags, manifests, eventId, WaitingRoom.Manifest::seatsRemaining);
-    gauge("boxoffice_seats_held", "Seats held", tags, manifests, eventId, WaitingRoom.Manifest::seatsHeld);
-    gauge("boxoffice_seats_sold", "Seats sold", tags, manifests, eventId, WaitingRoom.Manifest::seatsSold);
+  /** This node's counters of each event, read by the managers' live dashboard. */
+  public io.boxoffice.admin.LiveCounters live() {
+    return new io.boxoffice.admin.LiveCounters() {
+      @Override
+      public double seatsHeld(String eventId) {
+        Counter c = registry.find("boxoffice_holds").tag("event", eventId).counter();
+        return c == null ? 0 : c.count();
+      }
+
+      @Override
+      public Map<String, Double> shed(String eventId) {
+        Map<String, Double> byClass = new java.util.HashMap<>();
+        for (Counter c : registry.find("boxoffice_requests_shed").tag("event", eventId).counters()) {
+          byClass.merge(c.getId().getTag("class"), c.count(), Double::sum);
+        }
+        return byClass;
+      }
+    };
   }
 
-  private void gauge(String name, String description, Tags tags, Manifests manifests, String eventId,
-                     ToDoubleFunction<WaitingRoom.Manifest> value) {
+  /** Gauges of an on-sale event, read from this node's copy of its manifest. */
+  public void watch(String eventId, Manifests manifests) {
+    watch(eventId, manifests::known);
+  }
+
+  /** Gauges of an on-sale event, read from {@code known} (this node's copy of its manifest, or null). */
+  public void watch(String eventId, Function<String, WaitingRoom.Manifest> known) {
+    if (!watchedEvents.add(eventId)) return;
+    Tags tags = Tags.of("event", eventId);
+    gauge("boxoffice_lobby", "Accounts in the lobby", tags, known, eventId, WaitingRoom.Manifest::lobby);
+    gauge("boxoffice_admitted_up_to", "The last place admitted", tags, known, eventId, WaitingRoom.Manifest::admittedUpTo);
+    gauge("boxoffice_active_shoppers", "Admitted places still shopping", tags, known, eventId, WaitingRoom.Manifest::activeShoppers);
+    gauge("boxoffice_seats_available", "Seats on sale", tags, known, eventId, WaitingRoom.Manifest::seatsRemaining);
+    gauge("boxoffice_seats_held", "Seats held", tags, known, eventId, WaitingRoom.Manifest::seatsHeld);
+    gauge("boxoffice_seats_sold", "Seats sold", tags, known, eventId, WaitingRoom.Manifest::seatsSold);
+  }
+
+  private void gauge(String name, String description, Tags tags, Function<String, WaitingRoom.Manifest> manifests,
+                     String eventId, ToDoubleFunction<WaitingRoom.Manifest> value) {
     Gauge.builder(name, manifests, m -> {
-      WaitingRoom.Manifest known = m.known(eventId);
+      WaitingRoom.Manifest known = m.apply(eventId);
       return known == null ? Double.NaN : value.applyAsDouble(known);
     }).description(description).tags(tags).strongReference(true).register(registry);
+  }
+
+  /**
+   * Removes the series of events whose sale has ended: every meter tagged with the event (its
+   * gauges, holds, sales, shed requests, journal writes) once its manifest has said
+   * {@code sold_out} or {@code closed} for {@code retention} (long enough for a last scrape). An
+   * event selling again (seats released after a sell-out, a sale reopened) is watched again, and
+   * a counter bumped after the removal is removed again at the next sweep. Without this a node's
+   * series grow with every event it ever sold.
+   */
+  public void sweepEnded(Collection<WaitingRoom.Manifest> manifests, Function<String, WaitingRoom.Manifest> known,
+                         long nowMillis, Duration retention) {
+    Set<String> seen = new HashSet<>();
+    for (WaitingRoom.Manifest m : manifests) {
+      seen.add(m.eventId());
+      if (!ENDED.contains(m.state())) {
+        endedSince.remove(m.eventId());
+        if (!watchedEvents.contains(m.eventId())) watch(m.eventId(), known);
+        continue;
+      }
+      long since = endedSince.computeIfAbsent(m.eventId(), id -> nowMillis);
+      if (nowMillis - since >= retention.toMillis()) forget(m.eventId());
+    }
+    endedSince.keySet().retainAll(seen);
+  }
+
+  /** Removes every meter tagged with {@code eventId}. */
+  void forget(String eventId) {
+    watchedEvents.remove(eventId);
+    for (Meter meter : registry.getMeters()) {
+      if (eventId.equals(meter.getId().getTag("event"))) registry.remove(meter);
+    }
+  }
+
+  /**
+   * Gauges of every HikariCP pool in JMX not bound yet ({@code registerMbeans}: the journal's,
+   * which Slick creates when the journal starts, the read side's, the payment ledger's), tagged
+   * with the pool's name: connections active, idle, total, and threads waiting for one (a pool
+   * pinned by a stalled database shows here first).
+   */
+  public void bindPools() {
+    MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+    try {
+      for (ObjectName name : server.queryNames(new ObjectName("com.zaxxer.hikari:type=Pool (*)"), null)) {
+        String type = name.getKeyProperty("type");
+        String pool = type.substring("Pool (".length(), type.length() - 1);
+        if (!boundPools.add(pool)) continue;
+        Tags tags = Tags.of("pool", pool);
+        poolGauge(server, name, "ActiveConnections", "boxoffice_db_pool_active", "Connections in use", tags);
+        poolGauge(server, name, "IdleConnections", "boxoffice_db_pool_idle", "Connections idle", tags);
+        poolGauge(server, name, "TotalConnections", "boxoffice_db_pool_open", "Connections open", tags);
+        poolGauge(server, name, "ThreadsAwaitingConnection", "boxoffice_db_pool_pending", "Threads waiting for a connection", tags);
+      }
+    } catch (MalformedObjectNameException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private void poolGauge(MBeanServer server, ObjectName name, String attribute, String metric, String description, Tags tags) {
+    gauge(metric, description, tags, () -> {
+      try {
+        return (Number) server.getAttribute(name, attribute);
+      } catch (Exception gone) {
+        return Double.NaN;
+      }
+    });
   }
 
   /** A gauge of something this node can count at any time. */

@@ -25,7 +25,10 @@ import io.boxoffice.edge.FanContext;
 import io.boxoffice.edge.HttpServer;
 import io.boxoffice.edge.Identity;
 import io.boxoffice.edge.IdentityToken;
+import io.boxoffice.edge.OpenApiRoutes;
+import io.boxoffice.edge.ServerTls;
 import io.boxoffice.edge.TokenBuckets;
+import io.boxoffice.edge.TransportSecurity;
 import io.boxoffice.inventory.EventInventory;
 import io.boxoffice.inventory.InventorySettings;
 import io.boxoffice.payment.JdbcLedger;
@@ -87,18 +90,22 @@ public final class Node {
 
   private final ActorSystem<Void> system;
   private final HttpServer binding;
+  private final HttpServer https; // null without TLS
   private final PaymentGateway payments;
   private final int managementPort;
 
-  private Node(ActorSystem<Void> system, HttpServer binding, PaymentGateway payments, int managementPort) {
+  private Node(ActorSystem<Void> system, HttpServer binding, HttpServer https, PaymentGateway payments, int managementPort) {
     this.system = system;
     this.binding = binding;
+    this.https = https;
     this.payments = payments;
     this.managementPort = managementPort;
   }
 
   public ActorSystem<Void> system() { return system; }
   public int httpPort() { return binding.localAddress().getPort(); }
+  /** The HTTPS listener's port, or -1 when TLS is off. */
+  public int httpsPort() { return https == null ? -1 : https.localAddress().getPort(); }
   public PaymentGateway payments() { return payments; }
   public int managementPort() { return managementPort; }
 
@@ -123,6 +130,9 @@ public final class Node {
   public static Node start(Config base, Options options) throws Exception {
     // Keys first: a node that would sign with the wrong keys must not start at all.
     Config config = NodeSecrets.resolve(NodeConfig.resolve(base));
+    // So is a node told to serve HTTPS without a certificate it can use (expired, malformed, not its key's).
+    ServerTls.Settings tlsSettings = ServerTls.Settings.fromConfig(config);
+    ServerTls tls = tlsSettings.enabled() ? ServerTls.load(tlsSettings, Clock.systemUTC()) : null;
     Schema.ensure(config);
     ActorSystem<Void> system = ActorSystem.create(Behaviors.empty(), "boxoffice", config);
     try {
@@ -154,18 +164,21 @@ public final class Node {
       InventorySettings inventorySettings = InventorySettings.fromConfig(config, clock, queueTokens, metrics, faults);
       EventInventory.init(system, inventorySettings);
       // A fan who has bought frees its active-shopper slot for the next fan in line (its pass
-      // still admits until its window ends, within the per-account cap).
+      // still admits until its window ends, within the per-account cap); a fan's first hold
+      // keeps its slot for the whole window (before it, the slot lapses after the arrival window).
       Cart.init(system, new CartSettings(clock, payments, barcodes, refs.inventories(), refs.wallets(), askTimeout,
           Duration.ofMillis(500), Duration.ofSeconds(5),
           (eventId, accountId) -> refs.places().apply(QueuePlace.entityId(eventId, accountId)).tell(new QueuePlace.Bought()))
-          .withHoldTimer(bo.getDuration("cart.hold-recheck"), bo.getDuration("cart.hold-release-grace"), metrics));
+          .withHoldTimer(bo.getDuration("cart.hold-recheck"), bo.getDuration("cart.hold-release-grace"), metrics)
+          .withShoppingStarted((eventId, accountId) ->
+              refs.places().apply(QueuePlace.entityId(eventId, accountId)).tell(new QueuePlace.Shopping())));
       // Journal write times are wall-clock times, so the sweep measures staleness on the wall clock.
       CheckoutRecovery.init(system, readSide, Clock.systemUTC(), bo.getDuration("checkout-recovery.interval"),
           bo.getDuration("checkout-recovery.stalled-after"), refs.carts());
       ActorRef<Topic.Command<WaitingRoom.Manifest>> manifestTopic = system.systemActorOf(
           Topic.create(WaitingRoom.Manifest.class, Manifests.TOPIC), Manifests.TOPIC, Props.empty());
       WaitingRoom.init(system, new WaitingRoomSettings(clock, bo.getDuration("queue.tick"), bo.getDuration("queue.admission-window"),
-          refs.inventories(), m -> manifestTopic.tell(Topic.publish(m)), askTimeout));
+          bo.getDuration("queue.arrival-window"), refs.inventories(), m -> manifestTopic.tell(Topic.publish(m)), askTimeout));
       ActorRef<OnSaleKeeper.Command> keeper = OnSaleKeeper.init(system, readSide, bo.getDuration("queue.keeper-interval"),
           refs.rooms());
       QueuePlace.init(system, refs.rooms(), askTimeout);
@@ -173,20 +186,36 @@ public final class Node {
       TicketWallet.init(system);
       Account.init(system);
       Venue.init(system);
+      io.boxoffice.admin.Directory.init(system, readSide);
 
       Function<HttpRequest, CompletionStage<HttpResponse>> handler =
           routes(system, config, clock, askTimeout, barcodes, inventorySettings, refs, manifestTopic, keeper, queueSettings,
-              queueTokens, payments, metrics);
+              queueTokens, payments, metrics, readSide);
       ClusterGauges.register(system, metrics);
       // Our own bind of pekko-http's HTTP layer: it has no deadline for a request's head (HttpServer).
+      Duration headTimeout = bo.getDuration("http.header-read-timeout");
+      HttpServer https = null;
+      Function<HttpRequest, CompletionStage<HttpResponse>> plainHandler = handler;
+      if (tls != null) {
+        https = HttpServer.bind(system, bo.getString("http.interface"), tls.settings().port(), headTimeout,
+                Optional.of(tls::newEngine), transportSecurity(config, 443).https(handler))
+            .toCompletableFuture()
+            .get(30, TimeUnit.SECONDS);
+        https.addToCoordinatedShutdown(Duration.ofSeconds(10));
+        tls.watch(system);
+        plainHandler = transportSecurity(config, https.localAddress().getPort()).redirectAll();
+      } else if (tlsSettings.forwardedProto()) {
+        plainHandler = transportSecurity(config, 443).behindProxy(handler);
+      }
       HttpServer binding = HttpServer.bind(system, bo.getString("http.interface"), bo.getInt("http.port"),
-              bo.getDuration("http.header-read-timeout"), handler)
+              headTimeout, plainHandler)
           .toCompletableFuture()
           .get(30, TimeUnit.SECONDS);
       binding.addToCoordinatedShutdown(Duration.ofSeconds(10));
+      metrics.bindPools();
       HttpReadiness.ready(system.classicSystem());
-      log.info("boxoffice listening on {}", binding.localAddress());
-      return new Node(system, binding, payments, management.port());
+      log.info("boxoffice listening on {}{}", binding.localAddress(), https == null ? "" : ", HTTPS on " + https.localAddress());
+      return new Node(system, binding, https, payments, management.port());
     } catch (Exception e) {
       system.terminate();
       throw e;
@@ -198,7 +227,7 @@ public final class Node {
                               ActorRef<Topic.Command<WaitingRoom.Manifest>> manifestTopic,
                               ActorRef<OnSaleKeeper.Command> keeper,
                               QueueTokenSettings queueSettings, QueueToken queueTokens,
-                              PaymentGateway payments, Metrics metrics) {
+                              PaymentGateway payments, Metrics metrics, ReadSide readSide) {
     Config bo = config.getConfig("boxoffice");
     Api api = new Api(system, askTimeout, bo.getBytes("http.max-body-bytes"));
     IdentityToken identityTokens = new IdentityToken(Hmac.fromBase64OrRandom(secret(bo, "identity-key", "sign-in cookies")),
@@ -228,6 +257,14 @@ public final class Node {
         eventId -> refs.rooms().apply(eventId).tell(new WaitingRoom.Tick()),
         eventId -> metrics.watch(eventId, manifestsHolder[0]));
     manifestsHolder[0] = manifests;
+    // Ended sales' series go (a node's series must not grow with every event it ever sold).
+    Duration endedRetention = bo.getDuration("metrics.ended-event-retention");
+    system.scheduler().scheduleWithFixedDelay(Duration.ofSeconds(15), Duration.ofSeconds(15),
+        () -> {
+          metrics.sweepEnded(manifests.all(), manifests::known, System.currentTimeMillis(), endedRetention);
+          metrics.bindPools();
+        },
+        system.executionContext());
     EdgeLine line = new EdgeLine(refs.rooms(), system.scheduler(), askTimeout);
     system.scheduler().scheduleWithFixedDelay(Duration.ofSeconds(1), Duration.ofSeconds(1), line::report, system.executionContext());
     Bulkhead bulkhead = new Bulkhead(bo.getInt("edge.per-event-in-flight"));
@@ -247,7 +284,10 @@ public final class Node {
     // allocate on a fresh cluster): they wait longer than a fan's before answering 503.
     Api adminApi = new Api(system, bo.getDuration("http.admin-ask-timeout"), bo.getBytes("http.max-body-bytes"));
     AdminRoutes admin = new AdminRoutes(system, adminApi, token(bo, "admin-token", "Admin"), bo.getBytes("http.max-admin-body-bytes"),
-        presale, refs.registries(), payments instanceof PaymentSimulator sim ? sim : null, manifests);
+        presale, refs.registries(), payments instanceof PaymentSimulator sim ? sim : null, manifests, readSide, metrics.live(),
+        bo.getDuration("admin.live-interval"));
+    metrics.gauge("boxoffice_admin_live_streams", "Managers' live dashboards streaming from this node",
+        io.micrometer.core.instrument.Tags.empty(), admin::liveStreams);
     BulkheadDirectives bulkheads = new BulkheadDirectives(bulkhead, api, metrics);
     QueueRoutes queue = new QueueRoutes(api, bulkheads, identity, fans, manifests, queueTokens, line, pow, presale, refs.places(),
         refs.registries(), system.scheduler(), clock, tokenMaxAge);
@@ -260,7 +300,8 @@ public final class Node {
     AllDirectives d = new AllDirectives() {};
     // The queue's paths come before the shop's: the shop checks admission for every path under an event.
     // /metrics is on the management port only (MetricsRoutes): per-event sales are not for fans.
-    Route tree = api.seal(d.concat(accounts.routes(), admin.routes(), queue.routes(), shop.routes(), tickets.routes()));
+    Route tree = api.seal(d.concat(accounts.routes(), admin.routes(), queue.routes(), shop.routes(), tickets.routes(),
+        new OpenApiRoutes().routes()));
     PageRoutes pages = new PageRoutes(identityTokens, ClientPrefix.fromConfig(config), manifests, queueTokens, clock, tokenMaxAge,
         eventId -> views.seatMap(eventId).thenApply(v -> new PageRoutes.EventFacts(v.details().venueName(),
             v.details().prices(), v.details().maxSeatsPerAccount(), v.details().seats(), v.details().holdSeconds())));
@@ -279,9 +320,17 @@ public final class Node {
           response = CompletableFuture.failedFuture(e);
         }
       }
-      io.micrometer.core.instrument.Timer timer = metrics.route(RouteNames.of(request));
-      return response.whenComplete((r, e) -> timer.record(System.nanoTime() - started, TimeUnit.NANOSECONDS));
+      String route = RouteNames.of(request);
+      return response.whenComplete((r, e) -> metrics.request(route, r == null ? 500 : r.status().intValue())
+          .record(System.nanoTime() - started, TimeUnit.NANOSECONDS));
     });
+  }
+
+  /** HSTS, and redirects to {@code redirectPort}: the configured one, or the HTTPS listener's own when that is 0. */
+  private static TransportSecurity transportSecurity(Config config, int boundHttpsPort) {
+    ServerTls.Settings settings = ServerTls.Settings.fromConfig(config);
+    int port = settings.redirectPort() != 0 ? settings.redirectPort() : boundHttpsPort;
+    return new TransportSecurity(settings.strictTransportSecurity(), port, ClientPrefix.fromConfig(config));
   }
 
   /** The built-in payment simulator, its ledger in the database unless configured in memory. */
@@ -298,6 +347,7 @@ public final class Node {
     hikari.setMaximumPoolSize(4);
     hikari.setConnectionTimeout(3000);
     hikari.setPoolName("payment-simulator");
+    hikari.setRegisterMbeans(true);
     com.zaxxer.hikari.HikariDataSource source = new com.zaxxer.hikari.HikariDataSource(hikari);
     system.getWhenTerminated().thenRun(source::close);
     Executor blocking = system.dispatchers().lookup(DispatcherSelector.fromConfig("boxoffice.payment-dispatcher"));

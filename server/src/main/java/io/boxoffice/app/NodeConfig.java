@@ -43,6 +43,10 @@ public final class NodeConfig {
       derived.put("pekko.cluster.roles", ConfigValueFactory.fromIterable(
           Arrays.stream(roles.split(",")).map(String::trim).filter(r -> !r.isEmpty()).toList()));
     }
+    derived.putAll(RemoteTls.derived(base));
+    // The journal's pool in JMX, where Metrics#bindPools finds it (Slick creates it out of our reach).
+    derived.put(DB + ".db.registerMbeans", true);
+    if (!base.hasPath(DB + ".db.poolName")) derived.put(DB + ".db.poolName", "journal");
     List<String> seeds = seedNodes(base);
     if (!seeds.isEmpty()) derived.put("pekko.cluster.seed-nodes", ConfigValueFactory.fromIterable(seeds));
     return ConfigFactory.parseMap(derived).withFallback(base).resolve();

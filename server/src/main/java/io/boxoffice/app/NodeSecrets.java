@@ -35,6 +35,8 @@ import org.slf4j.LoggerFactory;
  * {@code <data-dir>/keys.properties}, so that a restart changes nothing for fans, tickets or
  * codes. On PostgreSQL every node of a cluster must share them, so each must be configured.
  * Tokens under 32 characters and template placeholders ({@code REPLACE_ME}) are refused.
+ * Each value, and the database login, may instead come from a file named by
+ * {@code <VARIABLE>_FILE} (a mounted Kubernetes Secret), which keeps it out of the environment.
  */
 public final class NodeSecrets {
   private static final Logger log = LoggerFactory.getLogger(NodeSecrets.class);
@@ -60,6 +62,20 @@ public final class NodeSecrets {
       new Secret("boxoffice.bots.presale-key", "BOXOFFICE_PRESALE_KEY", false, true),
       new Secret("boxoffice.bots.pow-key", "BOXOFFICE_POW_KEY", false, true));
 
+  /**
+   * Variables whose value may be read from the file that {@code <VARIABLE>_FILE} names, and the
+   * setting each fills: the keys and tokens above and the database login.
+   */
+  public static final Map<String, String> FILE_VARIABLES = fileVariables();
+
+  private static Map<String, String> fileVariables() {
+    Map<String, String> out = new java.util.LinkedHashMap<>();
+    for (Secret s : SECRETS) out.put(s.env(), s.path());
+    out.put("BOXOFFICE_DB_USER", NodeConfig.DB + ".db.user");
+    out.put("BOXOFFICE_DB_PASSWORD", NodeConfig.DB + ".db.password");
+    return java.util.Collections.unmodifiableMap(out);
+  }
+
   /** Why a node does not start; the message names what to set and how. */
   public static final class Refused extends IllegalStateException {
     public Refused(String message) {
@@ -74,6 +90,11 @@ public final class NodeSecrets {
    * or {@link Refused} when one is missing on PostgreSQL, too short or a placeholder.
    */
   public static Config resolve(Config config) {
+    return resolve(config, System.getenv());
+  }
+
+  static Config resolve(Config resolved, Map<String, String> env) {
+    Config config = fromFiles(resolved, env);
     boolean embedded = !NodeConfig.jdbcUrl(config).startsWith("jdbc:postgresql:");
     List<String> problems = new ArrayList<>();
     List<String> missing = new ArrayList<>();
@@ -105,6 +126,27 @@ public final class NodeSecrets {
           .ifPresent(s -> filled.put(s.path(), e.getValue()));
     }
     return ConfigFactory.parseMap(filled).withFallback(config);
+  }
+
+  /**
+   * {@code config} with every setting of {@link #FILE_VARIABLES} whose {@code _FILE} variable is
+   * set replaced by that file's content (surrounding white space dropped); {@link Refused} when
+   * the file cannot be read. The file wins over the variable itself.
+   */
+  static Config fromFiles(Config config, Map<String, String> env) {
+    Map<String, Object> read = new HashMap<>();
+    for (Map.Entry<String, String> e : FILE_VARIABLES.entrySet()) {
+      String variable = e.getKey() + "_FILE";
+      String name = env.getOrDefault(variable, "").trim();
+      if (name.isEmpty()) continue;
+      try {
+        read.put(e.getValue(), Files.readString(Path.of(name), StandardCharsets.UTF_8).strip());
+      } catch (IOException | java.nio.file.InvalidPathException x) {
+        throw new Refused("boxoffice refuses to start: " + variable + " names " + name + ", which cannot be read as text ("
+            + x.getClass().getSimpleName() + "); mount the Secret there or unset " + variable);
+      }
+    }
+    return read.isEmpty() ? config : ConfigFactory.parseMap(read).withFallback(config);
   }
 
   /** What is wrong with a configured value, or null when it is fit to use. The value itself is never repeated. */

@@ -190,6 +190,8 @@ public final class Cart extends EventSourcedBehaviorWithEnforcedReplies<Cart.Com
   private final Map<String, List<ActorRef<Reply>>> waiting = new HashMap<>();
   private Backoff backoff;
   private final HoldTimer holdTimer;
+  /** Whether this incarnation told the fan's place that its fan came to shop. */
+  private boolean toldShopping;
   /** A release of due seats is asked and not answered yet. */
   private boolean checkingExpiry;
   private int expiryUnanswered;
@@ -249,6 +251,11 @@ public final class Cart extends EventSourcedBehaviorWithEnforcedReplies<Cart.Com
         .onCommand(WalletFiled.class, (state, w) -> follow(saga.walletFiled(state.checkouts(), w.orderId(), w.ok()), null))
         .onCommand(Resume.class, (state, r) -> follow(saga.resume(state.checkouts()), null))
         .onCommand(HoldPlaced.class, (state, h) -> {
+          if (!toldShopping) {
+            // Once per incarnation: the place keeper and the room ignore a repeat.
+            toldShopping = true;
+            settings.startedShopping().accept(eventId, accountId);
+          }
           holdTimer.held(h.seatIds(), h.until());
           armHoldTimer(Duration.ZERO);
           return Effect().noReply();

@@ -13,7 +13,9 @@ import org.apache.pekko.actor.typed.RecipientRef;
 /**
  * What a {@link Cart} needs around it: clock, processor, barcode signer, where inventories and
  * wallets are, and whom to tell that a fan has bought ({@code checkedOut(eventId, accountId)}:
- * the fan's place in line stops counting as an active shopper). The hold timer wakes at the
+ * the fan's place in line stops counting as an active shopper) or came to shop
+ * ({@code startedShopping(eventId, accountId)}, at the cart's first hold: the place counts as
+ * a shopper for its whole window, not only while its fan may still be on the way). The hold timer wakes at the
  * earliest deadline the cart knows of, or after {@code holdRecheck} at the latest to read the
  * clock again (a clock that moved, a deadline heard late); it asks a seat's release only
  * {@code holdReleaseGrace} after the deadline (see {@link io.boxoffice.cart.domain.HoldTimer});
@@ -31,7 +33,8 @@ public record CartSettings(
     BiConsumer<String, String> checkedOut,
     Duration holdRecheck,
     Duration holdReleaseGrace,
-    ShopMetrics metrics) {
+    ShopMetrics metrics,
+    BiConsumer<String, String> startedShopping) {
 
   /** The hold timer's defaults: a look at the clock every 30 s, releases counted nowhere. */
   public CartSettings(Clock clock, PaymentGateway payments, Barcode barcodes,
@@ -39,12 +42,17 @@ public record CartSettings(
                       Function<String, RecipientRef<TicketWallet.Command>> wallets,
                       Duration askTimeout, Duration retryMin, Duration retryMax, BiConsumer<String, String> checkedOut) {
     this(clock, payments, barcodes, inventories, wallets, askTimeout, retryMin, retryMax, checkedOut,
-        Duration.ofSeconds(30), Duration.ZERO, ShopMetrics.NONE);
+        Duration.ofSeconds(30), Duration.ZERO, ShopMetrics.NONE, (eventId, accountId) -> { });
   }
 
   public CartSettings withHoldTimer(Duration recheck, Duration releaseGrace, ShopMetrics counts) {
     return new CartSettings(clock, payments, barcodes, inventories, wallets, askTimeout, retryMin, retryMax, checkedOut,
-        recheck, releaseGrace, counts);
+        recheck, releaseGrace, counts, startedShopping);
+  }
+
+  public CartSettings withShoppingStarted(BiConsumer<String, String> started) {
+    return new CartSettings(clock, payments, barcodes, inventories, wallets, askTimeout, retryMin, retryMax, checkedOut,
+        holdRecheck, holdReleaseGrace, metrics, started);
   }
 
   /** Nobody to tell of a purchase (an event without a waiting room, or a test of the cart alone). */

@@ -231,7 +231,6 @@ public final class ShopRoutes extends AllDirectives {
           if (reply instanceof Cart.Rejected rejected) {
             return api.error(Refusals.toApiError(rejected.code(), rejected.message(), rejected.seatIds()));
           }
-          metrics.orderSold(eventId);
           return orderView(reply);
         }));
       });
@@ -299,7 +298,6 @@ public final class ShopRoutes extends AllDirectives {
   private HttpResponse held(String eventId, String account, EventInventory.Reply reply) {
     HttpResponse response = holdsView(reply, 0);
     if (reply instanceof EventInventory.Held h) {
-      metrics.seatsHeld(eventId, h.seats().size());
       List<String> seatIds = h.seats().stream().map(SeatPrice::seatId).toList();
       carts.apply(Cart.entityId(eventId, account)).tell(new Cart.HoldPlaced(seatIds, h.holdExpiresAt()));
     }

@@ -43,6 +43,7 @@ public final class ReadSide {
     hikari.setConnectionTimeout(connectionTimeout.toMillis());
     hikari.setAutoCommit(false);
     hikari.setPoolName("read-side");
+    hikari.setRegisterMbeans(true);
     HikariDataSource pool = new HikariDataSource(hikari);
     system.getWhenTerminated().thenRun(pool::close);
     return new ReadSide(pool, system.dispatchers().lookup(DispatcherSelector.fromConfig(DISPATCHER)));

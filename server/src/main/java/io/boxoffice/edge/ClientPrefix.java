@@ -48,6 +48,11 @@ public final class ClientPrefix {
     return of(peer, forwardedForLines.isEmpty() ? Optional.empty() : Optional.of(String.join(",", forwardedForLines)));
   }
 
+  /** Whether {@code peer} is one of the trusted proxies, whose forwarding headers count. */
+  public boolean isTrusted(InetAddress peer) {
+    return isTrusted(normalize(peer.getAddress()));
+  }
+
   private boolean isTrusted(byte[] address) {
     for (Cidr cidr : trustedProxies) {
       if (cidr.contains(address)) return true;

@@ -9,7 +9,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
+import java.util.function.Supplier;
+import javax.net.ssl.SSLEngine;
 import org.apache.pekko.Done;
 import org.apache.pekko.NotUsed;
 import org.apache.pekko.actor.CoordinatedShutdown;
@@ -24,11 +27,13 @@ import org.apache.pekko.stream.Attributes;
 import org.apache.pekko.stream.KillSwitches;
 import org.apache.pekko.stream.Materializer;
 import org.apache.pekko.stream.SharedKillSwitch;
+import org.apache.pekko.stream.TLSClosing;
 import org.apache.pekko.stream.TLSProtocol;
 import org.apache.pekko.stream.javadsl.BidiFlow;
 import org.apache.pekko.stream.javadsl.Flow;
 import org.apache.pekko.stream.javadsl.Keep;
 import org.apache.pekko.stream.javadsl.Sink;
+import org.apache.pekko.stream.javadsl.TLS;
 import org.apache.pekko.stream.javadsl.TLSPlacebo;
 import org.apache.pekko.stream.javadsl.Tcp;
 import org.apache.pekko.util.ByteString;
@@ -68,6 +73,18 @@ public final class HttpServer {
    */
   public static CompletionStage<HttpServer> bind(ActorSystem<?> system, String iface, int port, Duration headTimeout,
                                                  Function<HttpRequest, CompletionStage<HttpResponse>> handler) {
+    return bind(system, iface, port, headTimeout, Optional.empty(), handler);
+  }
+
+  /**
+   * The same over TLS when {@code tls} is given: each connection gets an engine from it (so a
+   * reloaded certificate serves new connections), and its handshake must be done within
+   * {@code headTimeout} of the accept ({@link HandshakeDeadline}); the head deadline then watches
+   * the decrypted bytes as on plain HTTP.
+   */
+  public static CompletionStage<HttpServer> bind(ActorSystem<?> system, String iface, int port, Duration headTimeout,
+                                                 Optional<Supplier<SSLEngine>> tls,
+                                                 Function<HttpRequest, CompletionStage<HttpResponse>> handler) {
     ServerSettings settings = ServerSettings.create(system.classicSystem());
     LoggingAdapter log = Logging.getLogger(system.classicSystem(), HttpServer.class);
     Materializer materializer = Materializer.matFromSystem(system);
@@ -89,6 +106,8 @@ public final class HttpServer {
                   .atop(Http.get(system).serverLayer(settings, Optional.of(incoming.remoteAddress()), log), Keep.left())
                   .atop(placebo(), Keep.left())
                   .atop(BidiFlow.fromGraph(new HeadDeadline(headTimeout, incoming.remoteAddress())), Keep.left())
+                  .atop(tls.isPresent() ? encrypted(tls.get(), headTimeout, incoming.remoteAddress())
+                      : BidiFlow.<ByteString, ByteString>identity(), Keep.left())
                   .atop(idle.isFinite()
                       ? BidiFlow.<ByteString, ByteString>bidirectionalIdleTimeout(Duration.ofNanos(idle.toNanos()))
                       : BidiFlow.<ByteString, ByteString>identity(), Keep.left())
@@ -106,6 +125,24 @@ public final class HttpServer {
           self[0] = new HttpServer(binding, connections, kill, system);
           return self[0];
         });
+  }
+
+  /**
+   * Plain bytes above, TLS records below: pekko-stream's TLS stage between two byte layers (the
+   * HTTP layer's session information is the placebo's), and the handshake deadline under it.
+   */
+  private static BidiFlow<ByteString, ByteString, ByteString, ByteString, NotUsed> encrypted(
+      Supplier<SSLEngine> engines, Duration handshakeTimeout, InetSocketAddress peer) {
+    AtomicBoolean handshakeDone = new AtomicBoolean();
+    BidiFlow<ByteString, TLSProtocol.SslTlsOutbound, TLSProtocol.SslTlsInbound, ByteString, NotUsed> unwrap =
+        BidiFlow.fromFlows(
+            Flow.<ByteString>create().map(bytes -> (TLSProtocol.SslTlsOutbound) new TLSProtocol.SendBytes(bytes)),
+            Flow.<TLSProtocol.SslTlsInbound>create()
+                .filter(in -> in instanceof TLSProtocol.SessionBytes)
+                .map(in -> ((TLSProtocol.SessionBytes) in).bytes()));
+    return unwrap
+        .atop(TLS.create(engines, session -> handshakeDone.set(true), TLSClosing.eagerClose()), Keep.left())
+        .atop(BidiFlow.fromGraph(new HandshakeDeadline(handshakeTimeout, handshakeDone::get, peer)), Keep.left());
   }
 
   @SuppressWarnings({"unchecked", "rawtypes"})

@@ -9,7 +9,8 @@ import com.fasterxml.jackson.annotation.JsonTypeInfo;
   @JsonSubTypes.Type(value = Decision.Held.class, name = "held"),
   @JsonSubTypes.Type(value = Decision.Released.class, name = "released"),
   @JsonSubTypes.Type(value = Decision.Sold.class, name = "sold"),
-  @JsonSubTypes.Type(value = Decision.Scanned.class, name = "scanned")
+  @JsonSubTypes.Type(value = Decision.Scanned.class, name = "scanned"),
+  @JsonSubTypes.Type(value = Decision.Refused.class, name = "refused")
 })
 public sealed interface Decision {
   /**
@@ -31,6 +32,14 @@ public sealed interface Decision {
 
   /** The account's live holds on these seats became a sale under the order. */
   record Sold(String account, String orderId, int[] seats) implements Decision {}
+
+  /**
+   * A confirm of the order found these seats no longer held live by the account (expired,
+   * released, never held): the order is refused for good, so that a later confirm of the same
+   * order (an ask repeated after a timeout, checkout recovery) cannot sell seats the fan holds
+   * again by then under an order whose payment was voided. Changes no seat.
+   */
+  record Refused(String account, String orderId, java.util.List<String> seatIds) implements Decision {}
 
   /** The ticket for the seat was admitted at a gate at {@code at} (epoch ms). */
   record Scanned(int seat, long at) implements Decision {}

@@ -579,9 +579,25 @@ public final class EventInventory
     return Effect().persist(new BatchDecided(state.batch, now, List.copyOf(decisions), faultMillis))
         .thenRun(s -> {
           settings.metrics().batchWritten(state.definition.eventId(), commands, decisions.size(), System.nanoTime() - writeStarted);
+          reportSales(state.definition.eventId(), decisions);
           replies.forEach(Runnable::run);
         })
         .thenNoReply();
+  }
+
+  /** Seats held and orders sold in a written batch, counted once here (never again on a replay or a retried ask). */
+  private void reportSales(String eventId, List<Decision> decisions) {
+    int held = 0;
+    int orders = 0;
+    int sold = 0;
+    for (Decision d : decisions) {
+      if (d instanceof Decision.Held h) held += h.seats().length;
+      if (d instanceof Decision.Sold s) {
+        orders++;
+        sold += s.seats().length;
+      }
+    }
+    if (held > 0 || orders > 0) settings.metrics().holdsAndSalesWritten(eventId, held, orders, sold);
   }
 
   private SeatBook.Outcome decide(Active state, SeatChange command, long now) {
@@ -628,6 +644,7 @@ public final class EventInventory
       if (d instanceof Decision.Released r) return new Released(seatIds(book, r.seats()));
       if (d instanceof Decision.Sold s) return new Confirmed(s.orderId(), seatPrices(book, s.seats()));
       if (d instanceof Decision.Scanned s) return new Admitted(book.map().seatId(s.seat()));
+      if (d instanceof Decision.Refused r) return new Rejected("hold_expired", "the hold has expired", r.seatIds());
     }
     if (outcome instanceof SeatBook.AlreadySold) {
       Confirm c = (Confirm) command;

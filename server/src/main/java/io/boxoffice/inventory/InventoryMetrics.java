@@ -1,9 +1,17 @@
 package io.boxoffice.inventory;
 
-/** What the inventory reports about its group commits: size and write time of each batch. */
+/**
+ * What the inventory reports about its group commits: size and write time of each batch, and the
+ * seats held and orders sold in it. Holds and sales are counted here, where they are decided and
+ * written, once each: a route that counted them missed the sales whose HTTP answer failed and
+ * counted a checkout retried with its Idempotency-Key twice.
+ */
 public interface InventoryMetrics {
   InventoryMetrics NONE = (eventId, commands, decisions, writeNanos) -> { };
 
   /** A batch of {@code commands} was decided into {@code decisions} and written in {@code writeNanos}. */
   void batchWritten(String eventId, int commands, int decisions, long writeNanos);
+
+  /** A written batch held {@code seatsHeld} seats and sold {@code ordersSold} orders of {@code seatsSold} seats. */
+  default void holdsAndSalesWritten(String eventId, int seatsHeld, int ordersSold, int seatsSold) {}
 }

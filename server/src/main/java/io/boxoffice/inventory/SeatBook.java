@@ -5,9 +5,11 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
+import java.util.Set;
 import java.util.stream.IntStream;
 
 /**
@@ -43,6 +45,7 @@ public final class SeatBook {
   private final Map<String, Integer> accountIndex = new HashMap<>();
   private final List<String> orders = new ArrayList<>();
   private final Map<String, Integer> orderIndex = new HashMap<>();
+  private final Set<String> refusedOrders = new HashSet<>();
   private final Map<Integer, List<Integer>> heldByAccount = new HashMap<>();
   private int[] soldByAccount = new int[64];
   private final PriorityQueue<long[]> expiries = new PriorityQueue<>(Comparator.comparingLong(e -> e[0]));
@@ -305,11 +308,15 @@ public final class SeatBook {
 
   /**
    * Turn the account's live holds on these seats into a sale under the order: only if every
-   * seat is still held by this account and its deadline has not passed at {@code now}.
+   * seat is still held by this account and its deadline has not passed at {@code now}. The
+   * first confirm that finds a seat lost refuses the order for good ({@link Decision.Refused}):
+   * its checkout voids the payment, and a repeat of that confirm must not find the same seats
+   * held again by the same fan (a new hold, meant for a new checkout) and sell them under it.
    */
   public Outcome confirm(String account, String orderId, List<String> seatIds, long now) {
     Integer a = accountIndex.get(account);
     Integer o = orderIndex.get(orderId);
+    if (o == null && refusedOrders.contains(orderId)) return new HoldExpired(List.copyOf(seatIds));
     int[] seats = new int[seatIds.size()];
     List<String> lost = new ArrayList<>();
     boolean allSoldToOrder = o != null && !seatIds.isEmpty();
@@ -327,7 +334,8 @@ public final class SeatBook {
       if (!liveHold) lost.add(seatIds.get(i));
     }
     if (allSoldToOrder) return new AlreadySold();
-    if (seats.length == 0 || !lost.isEmpty()) return new HoldExpired(lost);
+    if (seats.length == 0) return new HoldExpired(lost);
+    if (!lost.isEmpty()) return new Accepted(new Decision.Refused(account, orderId, List.copyOf(lost)));
     return new Accepted(new Decision.Sold(account, orderId, seats));
   }
 
@@ -429,6 +437,8 @@ public final class SeatBook {
       recomputeRows(sale.seats());
     } else if (decision instanceof Decision.Scanned sc) {
       scannedAt[sc.seat()] = sc.at();
+    } else if (decision instanceof Decision.Refused r) {
+      refusedOrders.add(r.orderId());
     }
   }
 
@@ -483,13 +493,21 @@ public final class SeatBook {
 
   // ---- snapshots -------------------------------------------------------------------------
 
-  /** The whole book as plain arrays, for a journal snapshot. */
+  /**
+   * The whole book as plain arrays, for a journal snapshot. {@code refusedOrders} is null in
+   * snapshots written before orders could be refused.
+   */
   public record Snapshot(byte[] status, long[] until, int[] owner, int[] order, long[] scannedAt,
-                         List<String> accounts, List<String> orders, long lastExpiry) {}
+                         List<String> accounts, List<String> orders, long lastExpiry, List<String> refusedOrders) {
+    public Snapshot(byte[] status, long[] until, int[] owner, int[] order, long[] scannedAt,
+                    List<String> accounts, List<String> orders, long lastExpiry) {
+      this(status, until, owner, order, scannedAt, accounts, orders, lastExpiry, null);
+    }
+  }
 
   public Snapshot toSnapshot() {
     return new Snapshot(status.clone(), until.clone(), owner.clone(), order.clone(), scannedAt.clone(),
-        List.copyOf(accounts), List.copyOf(orders), lastExpiry);
+        List.copyOf(accounts), List.copyOf(orders), lastExpiry, refusedOrders.stream().sorted().toList());
   }
 
   public static SeatBook fromSnapshot(SeatMap map, Map<String, Integer> prices, int maxPerAccount, Snapshot snap) {
@@ -506,6 +524,7 @@ public final class SeatBook {
     System.arraycopy(snap.order(), 0, book.order, 0, book.order.length);
     System.arraycopy(snap.scannedAt(), 0, book.scannedAt, 0, book.scannedAt.length);
     book.lastExpiry = snap.lastExpiry();
+    if (snap.refusedOrders() != null) book.refusedOrders.addAll(snap.refusedOrders());
     for (int s = 0; s < book.status.length; s++) {
       if (book.status[s] == HELD) {
         book.heldByAccount.computeIfAbsent(book.owner[s], k -> new ArrayList<>()).add(s);

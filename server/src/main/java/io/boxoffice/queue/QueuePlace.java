@@ -62,6 +62,9 @@ public final class QueuePlace extends EventSourcedBehaviorWithEnforcedReplies<Qu
    */
   public record Bought() implements Command {}
 
+  /** The account's fan came to shop (its cart saw the first hold): the place counts as a shopper for its whole window. */
+  public record Shopping() implements Command {}
+
   /** Internal: the waiting room's answer to this entity's {@link WaitingRoom.TakeLobbyIndex}. */
   public record RoomAnswered(long lobbyIndex, String refusal) implements Command {}
 
@@ -134,6 +137,10 @@ public final class QueuePlace extends EventSourcedBehaviorWithEnforcedReplies<Qu
       if (command instanceof Lookup l) return Effect().reply(l.replyTo(), now);
       if (command instanceof Bought) {
         if (now.holds()) rooms.apply(eventId).tell(new WaitingRoom.Bought(now.place() > 0 ? 0 : now.lobbyIndex(), now.place()));
+        return Effect().noReply();
+      }
+      if (command instanceof Shopping) {
+        if (now.holds()) rooms.apply(eventId).tell(new WaitingRoom.Arrived(now.place() > 0 ? 0 : now.lobbyIndex(), now.place()));
         return Effect().noReply();
       }
       if (command instanceof Claim c) {

@@ -9,11 +9,15 @@ import java.security.MessageDigest;
 import java.time.Clock;
 import java.util.Arrays;
 import java.util.Base64;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * The signed queue token of cookie {@code bo_q_<eventId>}: a fan's place in one event's line,
- * bound to the account and the client network prefix, under HMAC-SHA256 with two live keys.
+ * bound to the account and the client network prefix, under HMAC-SHA256: the active key signs,
+ * it and the accepted keys verify (a rotation in phases keeps every place valid on every node).
  *
  * <p>A token is the unpadded base64url of
  * {@code version(1) keyId(4) place(8) issuedAt(8) admittedAt(8) len(1) eventId len(1) accountId
@@ -88,14 +92,15 @@ public final class QueueToken implements QueuePassCheck {
   private final long skewSeconds;
   private final byte[] activeKey;
   private final int activeId;
-  private final byte[] previousKey; // null when there is none
-  private final int previousId;
+  /** The accepted keys (verify only) and their ids, in the same order. */
+  private final List<byte[]> acceptedKeys;
+  private final int[] acceptedIds;
   private final ThreadLocal<Scratch> scratch;
 
   /** Per-thread MACs and buffers, so a verification allocates nothing but its result. */
   private final class Scratch {
     final HmacSha256 active = new HmacSha256(activeKey);
-    final HmacSha256 previous = previousKey == null ? null : new HmacSha256(previousKey);
+    final HmacSha256[] accepted = acceptedKeys.stream().map(HmacSha256::new).toArray(HmacSha256[]::new);
     final byte[] bytes = new byte[MAX_BYTES];
     final byte[] expected = new byte[MAC_BYTES];
     final byte[] actual = new byte[MAC_BYTES];
@@ -108,15 +113,13 @@ public final class QueueToken implements QueuePassCheck {
     this.skewSeconds = settings.clockSkew().toSeconds();
     this.activeKey = settings.activeKey();
     this.activeId = keyId(activeKey);
-    byte[] previous = settings.previousKey();
-    if (previous == null || Arrays.equals(previous, activeKey)) {
-      this.previousKey = null;
-      this.previousId = 0;
-    } else {
-      this.previousKey = previous;
-      this.previousId = keyId(previousKey);
-      if (previousId == activeId) {
-        throw new IllegalArgumentException("the active and previous queue keys share a key id: generate another active key");
+    this.acceptedKeys = settings.acceptedKeys();
+    this.acceptedIds = new int[acceptedKeys.size()];
+    Set<Integer> ids = new HashSet<>(List.of(activeId));
+    for (int i = 0; i < acceptedIds.length; i++) {
+      acceptedIds[i] = keyId(acceptedKeys.get(i));
+      if (!ids.add(acceptedIds[i])) {
+        throw new IllegalArgumentException("two configured queue keys share a key id: generate another new key");
       }
     }
     this.scratch = ThreadLocal.withInitial(Scratch::new);
@@ -149,7 +152,7 @@ public final class QueueToken implements QueuePassCheck {
   }
 
   /**
-   * The claims of {@code token} when a live key signed it for this event, account and prefix
+   * The claims of {@code token} when the active or an accepted key signed it for this event, account and prefix
    * and it is within its lifetime; otherwise why not. Never throws for any input text.
    */
   public Verification verify(String token, String eventId, String accountId, String prefix) {
@@ -170,10 +173,11 @@ public final class QueueToken implements QueuePassCheck {
     if (macAt + MAC_BYTES != n) return MALFORMED;
 
     int keyId = (int) INT.get(b, 1);
-    HmacSha256 key;
-    if (keyId == activeId) key = s.active;
-    else if (keyId == previousId && s.previous != null) key = s.previous;
-    else return FORGED;
+    HmacSha256 key = keyId == activeId ? s.active : null;
+    for (int i = 0; key == null && i < acceptedIds.length; i++) {
+      if (acceptedIds[i] == keyId) key = s.accepted[i];
+    }
+    if (key == null) return FORGED;
     key.mac(b, 0, macAt, s.expected, 0);
     System.arraycopy(b, macAt, s.actual, 0, MAC_BYTES);
     if (!MessageDigest.isEqual(s.expected, s.actual)) return FORGED;

@@ -1,22 +1,27 @@
 package io.boxoffice.queue;
 
 import com.typesafe.config.Config;
+import com.typesafe.config.ConfigValueType;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Base64;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Settings of {@link QueueToken}, read once at start from {@code boxoffice.queue}: the active
- * key (signs and verifies), the previous key during a rotation (verifies only, null when none),
- * token lifetime, admission window and clock-skew leeway.
+ * key (signs and verifies), the accepted keys (verify only: the next key in phase 1 of a
+ * rotation, the old one in phase 2; see docs/operations/key-rotation.md), token lifetime,
+ * admission window and clock-skew leeway.
  */
 public record QueueTokenSettings(
     Clock clock,
     byte[] activeKey,
-    byte[] previousKey,
+    List<byte[]> acceptedKeys,
     Duration tokenTtl,
     Duration admissionWindow,
     Duration clockSkew) {
@@ -26,9 +31,15 @@ public record QueueTokenSettings(
   public QueueTokenSettings {
     if (clock == null) throw new IllegalArgumentException("a clock is required");
     checkKey(activeKey, "active");
-    if (previousKey != null) checkKey(previousKey, "previous");
     activeKey = activeKey.clone();
-    previousKey = previousKey == null ? null : previousKey.clone();
+    List<byte[]> accepted = new ArrayList<>();
+    for (byte[] key : acceptedKeys == null ? List.<byte[]>of() : acceptedKeys) {
+      checkKey(key, "accepted");
+      // The active key verifies anyway, and a key listed twice is one key.
+      if (Arrays.equals(key, activeKey) || accepted.stream().anyMatch(k -> Arrays.equals(k, key))) continue;
+      accepted.add(key.clone());
+    }
+    acceptedKeys = List.copyOf(accepted);
     if (tokenTtl.isNegative() || tokenTtl.isZero()) throw new IllegalArgumentException("token-ttl must be positive");
     if (admissionWindow.isNegative() || admissionWindow.isZero()) {
       throw new IllegalArgumentException("admission-window must be positive");
@@ -36,11 +47,20 @@ public record QueueTokenSettings(
     if (clockSkew.isNegative()) throw new IllegalArgumentException("clock-skew cannot be negative");
   }
 
-  /** The settings under {@code boxoffice.queue}; an empty active key is a random one, with a warning. */
+  /** One accepted key besides the active one, or none ({@code previousKey} null): the form before rotations had phases. */
+  public QueueTokenSettings(Clock clock, byte[] activeKey, byte[] previousKey, Duration tokenTtl, Duration admissionWindow,
+                            Duration clockSkew) {
+    this(clock, activeKey, previousKey == null ? List.of() : List.of(previousKey), tokenTtl, admissionWindow, clockSkew);
+  }
+
+  /**
+   * The settings under {@code boxoffice.queue}; an empty active key is a random one, with a
+   * warning. Accepted keys: {@code keys.accepted} (base64 keys separated by commas, or a list)
+   * and {@code keys.previous} (one key, the older way to name one).
+   */
   public static QueueTokenSettings fromConfig(Config config, Clock clock) {
     Config c = config.getConfig("boxoffice.queue");
     String active = c.getString("keys.active").trim();
-    String previous = c.getString("keys.previous").trim();
     byte[] activeKey;
     if (active.isEmpty()) {
       log.warn("boxoffice.queue.keys.active is not set: queue tokens are signed with a random key, so places in "
@@ -50,10 +70,22 @@ public record QueueTokenSettings(
     } else {
       activeKey = base64(active, "boxoffice.queue.keys.active");
     }
+    List<byte[]> accepted = new ArrayList<>();
+    List<String> texts = new ArrayList<>();
+    if (c.hasPath("keys.accepted")) {
+      if (c.getValue("keys.accepted").valueType() == ConfigValueType.LIST) texts.addAll(c.getStringList("keys.accepted"));
+      else texts.addAll(Arrays.asList(c.getString("keys.accepted").split(",")));
+    }
+    for (int i = 0; i < texts.size(); i++) {
+      String text = texts.get(i).trim();
+      if (!text.isEmpty()) accepted.add(base64(text, "boxoffice.queue.keys.accepted[" + i + "]"));
+    }
+    String previous = c.hasPath("keys.previous") ? c.getString("keys.previous").trim() : "";
+    if (!previous.isEmpty()) accepted.add(base64(previous, "boxoffice.queue.keys.previous"));
     return new QueueTokenSettings(
         clock,
         activeKey,
-        previous.isEmpty() ? null : base64(previous, "boxoffice.queue.keys.previous"),
+        accepted,
         c.getDuration("token-ttl"),
         c.getDuration("admission-window"),
         c.getDuration("clock-skew"));
@@ -70,13 +102,13 @@ public record QueueTokenSettings(
   }
 
   @Override
-  public byte[] previousKey() {
-    return previousKey == null ? null : previousKey.clone();
+  public List<byte[]> acceptedKeys() {
+    return acceptedKeys.stream().map(byte[]::clone).toList();
   }
 
   @Override
   public String toString() {
-    return "QueueTokenSettings[previousKey=" + (previousKey != null) + ", tokenTtl=" + tokenTtl
+    return "QueueTokenSettings[acceptedKeys=" + acceptedKeys.size() + ", tokenTtl=" + tokenTtl
         + ", admissionWindow=" + admissionWindow + ", clockSkew=" + clockSkew + "]";
   }
 

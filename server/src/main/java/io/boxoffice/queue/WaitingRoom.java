@@ -80,6 +80,9 @@ public final class WaitingRoom
   /** An account bought: its place (lobby index, or later place) stops counting as an active shopper. */
   public record Bought(long lobbyIndex, long place) implements Command {}
 
+  /** The fan of an admitted place came to shop (its first hold): the place counts as a shopper for its whole window. */
+  public record Arrived(long lobbyIndex, long place) implements Command {}
+
   /** Leases {@code count} places behind the lottery cohort to an edge node; replies {@link Leased} or {@link Rejected}. */
   public record LeasePlaces(int count, ActorRef<Reply> replyTo) implements Command {}
 
@@ -244,7 +247,7 @@ public final class WaitingRoom
     this.context = context;
     this.eventId = eventId;
     this.settings = settings;
-    this.room = new Room(settings.shoppingWindow(), Lottery::drawSalt);
+    this.room = new Room(settings.shoppingWindow(), settings.arrivalWindow(), Lottery::drawSalt);
   }
 
   @Override
@@ -284,6 +287,7 @@ public final class WaitingRoom
         .onCommand(LobbyReturned.class, (state, r) -> inMemory(() -> room.lobbyReturned(state.recorded(), r.lobbyIndex())))
         .onCommand(Left.class, (state, l) -> inMemory(() -> room.left(state.recorded(), l.lobbyIndex(), l.place())))
         .onCommand(Bought.class, (state, b) -> inMemory(() -> room.bought(state.recorded(), b.lobbyIndex(), b.place())))
+        .onCommand(Arrived.class, (state, a) -> inMemory(() -> room.arrived(state.recorded(), a.lobbyIndex(), a.place())))
         .onCommand(PlacesAssigned.class, (state, a) -> inMemory(() -> room.placesAssigned(state.recorded(), a.highest())))
         .onCommand(ShoppersLeft.class, (state, l) -> inMemory(() -> room.shoppersLeft(l.count(), now())))
         .onCommand(SeatsCounted.class, (state, s) -> inMemory(() -> room.seatsCounted(new Seats(s.available(), s.held(), s.sold()))))

@@ -19,6 +19,8 @@ public final class Venue extends EventSourcedBehaviorWithEnforcedReplies<Venue.C
 
   /** Frozen: it is inside every stored persistence id. */
   public static final EntityTypeKey<Command> ENTITY_TYPE_KEY = EntityTypeKey.create(Command.class, "Venue");
+  /** Tag of a venue's definition: the managers' directory of venues reads it. */
+  public static final String TAG = "venue";
 
   public sealed interface Command extends CborSerializable {}
 
@@ -70,6 +72,11 @@ public final class Venue extends EventSourcedBehaviorWithEnforcedReplies<Venue.C
       Get g = (Get) command;
       return Effect().reply(g.replyTo(), state.layout() == null ? new Unknown() : new Defined(state.layout()));
     };
+  }
+
+  @Override
+  public java.util.Set<String> tagsFor(Event event) {
+    return java.util.Set.of(TAG);
   }
 
   @Override

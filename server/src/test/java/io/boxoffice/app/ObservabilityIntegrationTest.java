@@ -55,8 +55,13 @@ class ObservabilityIntegrationTest {
     assertEquals(2.0, value(text, "boxoffice_holds_total{event=\"e-" + id + "\"}"), "holds counted");
     assertEquals(1.0, value(text, "boxoffice_sales_total{event=\"e-" + id + "\"}"));
     assertTrue(value(text, "boxoffice_journal_batch_commands_count{event=\"e-" + id + "\"}") >= 2, "group commits measured");
-    assertTrue(text.contains("boxoffice_http_request_seconds_count{route=\"hold\"}"), "latency per route");
+    assertTrue(text.contains("boxoffice_http_request_seconds_count{route=\"hold\",status=\"2xx\"}"), "latency per route");
     assertTrue(text.contains("jvm_memory_used_bytes"), "the JVM");
+    // The pools: the journal's (Slick's HikariCP, found in JMX) and the read side's.
+    await("the pools' gauges").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).until(() -> {
+      String pools = new HttpFan(node.managementPort()).send("GET", "/metrics", null).body();
+      return pools.contains("boxoffice_db_pool_open{pool=\"journal\"}") && pools.contains("boxoffice_db_pool_open{pool=\"read-side\"}");
+    });
 
     // An on-sale's waiting room feeds per-event gauges from the manifests this node hears.
     admin.admin("PUT", "/admin/events/e-" + id + "/onsale", "{\"lobbyOpensAt\":\"" + Instant.now() + "\",\"startsAt\":\""

@@ -219,10 +219,6 @@ class CartTest {
   static final class TimerCounts implements ShopMetrics {
     final java.util.concurrent.atomic.AtomicInteger released = new java.util.concurrent.atomic.AtomicInteger();
 
-    public void seatsHeld(String eventId, int seats) { }
-
-    public void orderSold(String eventId) { }
-
     public void seatsReleasedByTimer(String eventId, int seats) {
       released.addAndGet(seats);
     }

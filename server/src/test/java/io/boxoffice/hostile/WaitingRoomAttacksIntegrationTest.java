@@ -263,4 +263,64 @@ class WaitingRoomAttacksIntegrationTest {
     assertEquals(200, first.send("POST", "/api/events/" + e + "/cart/holds", "{\"best\":{\"quantity\":1}}").status());
     awaitStats(e, s -> s.get("activeShoppers").asInt() == 1);
   }
+
+  /** Moves the room's clock on by {@code step} and waits until the room has ticked at that time (its manifest says so). */
+  static void roomTimePasses(HttpFan fan, String e, Duration step) {
+    clock.advance(step);
+    Instant due = clock.instant();
+    await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(100)).until(() -> {
+      JsonNode manifest = fan.send("GET", "/api/events/" + e + "/queue/manifest", null).json();
+      return !Instant.parse(manifest.get("updatedAt").asText()).isBefore(due);
+    });
+  }
+
+  /** Which of the two fans the line reached first (the other still waits). */
+  static HttpFan[] firstAndSecond(String e, HttpFan one, HttpFan two) {
+    awaitStats(e, s -> s.get("admittedUpTo").asInt() == 1 && s.get("activeShoppers").asInt() == 1);
+    await().atMost(Duration.ofSeconds(20)).until(() -> status(one, e).get("state").asText().equals("admitted")
+        || status(two, e).get("state").asText().equals("admitted"));
+    HttpFan first = status(one, e).get("state").asText().equals("admitted") ? one : two;
+    HttpFan second = first == one ? two : one;
+    assertEquals("waiting", status(second, e).get("state").asText());
+    return new HttpFan[] {first, second};
+  }
+
+  @Test
+  void anAdmittedFanWhoNeverComesGivesTheSlotBackAfterTheArrivalWindow() {
+    // One shopper at a time; the first fan admitted never holds anything (closed the tab).
+    String e = onSale(60_000, 1);
+    HttpFan one = fan();
+    HttpFan two = fan();
+    join(one, e);
+    join(two, e);
+    startSale(e);
+    clock.advance(Duration.ofSeconds(2));
+    HttpFan[] order = firstAndSecond(e, one, two);
+    roomTimePasses(one, e, Duration.ofMinutes(2));
+    assertEquals(1, stats(e).get("admittedUpTo").asInt(), "inside the arrival window the slot waits for its fan");
+    // Past the arrival window (3 minutes), long before the 30-minute admission window ends.
+    roomTimePasses(one, e, Duration.ofSeconds(70));
+    awaitStats(e, s -> s.get("admittedUpTo").asInt() == 2);
+    awaitAdmitted(order[1], e);
+    // The fan who did not come is still admitted (its token admits for its window) and may still shop.
+    assertEquals("admitted", status(order[0], e).get("state").asText());
+  }
+
+  @Test
+  void anAdmittedFanWhoHoldsSeatsKeepsTheSlotPastTheArrivalWindow() {
+    String e = onSale(60_000, 1);
+    HttpFan one = fan();
+    HttpFan two = fan();
+    join(one, e);
+    join(two, e);
+    startSale(e);
+    clock.advance(Duration.ofSeconds(2));
+    HttpFan[] order = firstAndSecond(e, one, two);
+    HttpFan.Reply hold = order[0].send("POST", "/api/events/" + e + "/cart/holds", "{\"best\":{\"quantity\":2}}");
+    assertEquals(200, hold.status(), hold.body());
+    for (int minute = 0; minute < 4; minute++) roomTimePasses(one, e, Duration.ofMinutes(1));
+    roomTimePasses(one, e, Duration.ofSeconds(1));
+    assertEquals(1, stats(e).get("admittedUpTo").asInt(), "a fan who came to shop keeps the slot");
+    assertEquals("waiting", status(order[1], e).get("state").asText());
+  }
 }

@@ -250,7 +250,7 @@ class EventInventoryTest {
   void onceAdmissionIsRequiredTheInventoryChecksEveryHoldsQueuePassItself() {
     byte[] key = "0123456789abcdef0123456789abcdef".getBytes();
     io.boxoffice.queue.QueueToken tokens = new io.boxoffice.queue.QueueToken(new io.boxoffice.queue.QueueTokenSettings(
-        clock, key, null, Duration.ofHours(24), Duration.ofMinutes(30), Duration.ofSeconds(15)));
+        clock, key, (byte[]) null, Duration.ofHours(24), Duration.ofMinutes(30), Duration.ofSeconds(15)));
     String id = newEventId();
     ActorRef<EventInventory.Command> inv = testKit.spawn(EventInventory.create(id, TestConfigs.inventory(clock, 100, tokens)));
     TestProbe<EventInventory.Reply> probe = testKit.createTestProbe();
@@ -431,6 +431,35 @@ class EventInventoryTest {
     probe.expectMessageClass(EventInventory.Released.class);
     inv.tell(new EventInventory.HoldBest("fan", 2, null, null, null, "r-1", probe.getRef()));
     assertEquals("hold_expired", probe.expectMessageClass(EventInventory.Rejected.class).code());
+  }
+
+  @Test
+  void aConfirmRepeatedAfterItsOrderWasRefusedDoesNotSellTheFansNewHoldAlsoAfterARestart() {
+    String id = newEventId();
+    ActorRef<EventInventory.Command> inv = created(id, 1000, 1000);
+    TestProbe<EventInventory.Reply> probe = testKit.createTestProbe();
+    List<String> seats = List.of("F1-A-1", "F1-A-2");
+    inv.tell(new EventInventory.HoldSeats("fan", seats, probe.getRef()));
+    probe.expectMessageClass(EventInventory.Held.class);
+    clock.advance(Duration.ofSeconds(600)); // past 480 s + up to 90 s of jitter
+    inv.tell(new EventInventory.Confirm("fan", "order-1", seats, probe.getRef()));
+    assertEquals("hold_expired", probe.expectMessageClass(EventInventory.Rejected.class).code());
+    // The fan holds the same seats again; the refused order's confirm comes again, once before
+    // and once after the entity restarts from its journal.
+    inv.tell(new EventInventory.HoldSeats("fan", seats, probe.getRef()));
+    probe.expectMessageClass(EventInventory.Held.class);
+    for (int round = 0; round < 2; round++) {
+      inv.tell(new EventInventory.Confirm("fan", "order-1", seats, probe.getRef()));
+      assertEquals("hold_expired", probe.expectMessageClass(EventInventory.Rejected.class).code());
+      testKit.stop(inv);
+      inv = spawn(id, 1000);
+    }
+    inv.tell(new EventInventory.GetStats(probe.getRef()));
+    EventInventory.Stats stats = probe.expectMessageClass(EventInventory.Stats.class);
+    assertEquals(2, stats.held(), "the new hold stands");
+    assertEquals(0, stats.sold(), "nothing was sold under the refused order");
+    inv.tell(new EventInventory.Confirm("fan", "order-2", seats, probe.getRef()));
+    assertEquals("order-2", probe.expectMessageClass(EventInventory.Confirmed.class).orderId());
   }
 
   EventInventory.ExpiryChecked releaseExpired(ActorRef<EventInventory.Command> inv, String account, List<String> seats,

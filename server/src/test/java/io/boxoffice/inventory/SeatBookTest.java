@@ -66,9 +66,10 @@ class SeatBookTest {
   void confirmNeedsALiveHoldOfThatAccount() {
     SeatBook book = book(8);
     accept(book, book.hold("x", List.of("A-1-1", "A-1-2"), T0, T0 + HOLD));
-    assertInstanceOf(SeatBook.HoldExpired.class, book.confirm("y", "o-y", List.of("A-1-1", "A-1-2"), T0));
-    assertInstanceOf(SeatBook.HoldExpired.class, book.confirm("x", "o-x", List.of("A-1-1", "A-1-2"), T0 + HOLD));
-    assertInstanceOf(SeatBook.HoldExpired.class, book.confirm("x", "o-x", List.of("A-1-1", "A-1-3"), T0));
+    refused(book, book.confirm("y", "o-y", List.of("A-1-1", "A-1-2"), T0), "A-1-1", "A-1-2");
+    refused(book, book.confirm("x", "o-x1", List.of("A-1-1", "A-1-2"), T0 + HOLD), "A-1-1", "A-1-2");
+    refused(book, book.confirm("x", "o-x2", List.of("A-1-1", "A-1-3"), T0), "A-1-3");
+    assertEquals(new SeatBook.HoldExpired(List.of()), book.confirm("x", "o-x3", List.of(), T0));
     accept(book, book.confirm("x", "o-x", List.of("A-1-1", "A-1-2"), T0 + HOLD - 1));
     assertEquals(SeatBook.SOLD, book.effectiveStatus(0, T0 + 10 * HOLD));
     assertEquals("o-x", book.orderOf(0));
@@ -84,8 +85,35 @@ class SeatBookTest {
     book.expireUpTo(T0 + 5 * HOLD);
     assertInstanceOf(SeatBook.SeatsTaken.class, book.hold("y", List.of("A-1-1"), T0 + 5 * HOLD, T0 + 6 * HOLD));
     assertInstanceOf(SeatBook.Unchanged.class, book.release("x", List.of("A-1-1")));
-    assertInstanceOf(SeatBook.HoldExpired.class, book.confirm("y", "o2", List.of("A-1-1"), T0));
+    refused(book, book.confirm("y", "o2", List.of("A-1-1"), T0), "A-1-1");
     assertEquals("x", book.ownerOf(0));
+  }
+
+  @Test
+  void anOrderRefusedOnceIsNeverSoldAlsoWhenItsFanHoldsTheSeatsAgain() {
+    SeatBook book = book(8);
+    accept(book, book.hold("x", List.of("A-1-1", "A-1-2"), T0, T0 + HOLD));
+    // The checkout's confirm arrives after the deadline: refused, and its payment is voided.
+    refused(book, book.confirm("x", "o1", List.of("A-1-1", "A-1-2"), T0 + HOLD), "A-1-1", "A-1-2");
+    // The fan holds the same seats again for a new checkout...
+    accept(book, book.hold("x", List.of("A-1-1", "A-1-2"), T0 + HOLD + 1, T0 + 2 * HOLD));
+    // ...and a repeat of the first confirm (an ask retried after a timeout, recovery) arrives.
+    assertEquals(new SeatBook.HoldExpired(List.of("A-1-1", "A-1-2")),
+        book.confirm("x", "o1", List.of("A-1-1", "A-1-2"), T0 + HOLD + 2));
+    assertEquals(SeatBook.HELD, book.effectiveStatus(0, T0 + HOLD + 2));
+    // Also after a snapshot; the new checkout's own order sells.
+    SeatBook copy = SeatBook.fromSnapshot(book.map(), Map.of("front", 100, "back", 50), 8, book.toSnapshot());
+    assertInstanceOf(SeatBook.HoldExpired.class, copy.confirm("x", "o1", List.of("A-1-1", "A-1-2"), T0 + HOLD + 2));
+    accept(copy, copy.confirm("x", "o2", List.of("A-1-1", "A-1-2"), T0 + HOLD + 2));
+    assertEquals("o2", copy.orderOf(0));
+    assertEquals(1, copy.orderCount());
+  }
+
+  /** A confirm that lost seats refuses its order for good: a decision that changes no seat. */
+  static void refused(SeatBook book, SeatBook.Outcome outcome, String... lost) {
+    Decision d = accept(book, outcome);
+    Decision.Refused r = assertInstanceOf(Decision.Refused.class, d);
+    assertEquals(List.of(lost), r.seatIds());
   }
 
   @Test

@@ -18,6 +18,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Base64;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
@@ -132,6 +133,65 @@ class QueueTokenTest {
     assertEquals(Reason.FORGED, reasonOf(verify(tokens(clock, KEY_B, null), old)));
   }
 
+  /**
+   * The three rollouts of a rotation from key A to key B, each rolling over the nodes one by one,
+   * so that at every moment two adjacent phases run side by side: a token signed by any node
+   * verifies on every other node, and the place issued before the rotation stays valid until the
+   * old key is dropped after the token's lifetime.
+   */
+  @Test
+  void aRotationInThreePhasesNeverRefusesATokenAnotherNodeSigned() {
+    QueueToken phase0 = tokens(List.of(), KEY_A);
+    QueueToken phase1 = tokens(List.of(KEY_B), KEY_A);
+    QueueToken phase2 = tokens(List.of(KEY_A), KEY_B);
+    QueueToken phase3 = tokens(List.of(), KEY_B);
+    String before = phase0.issue(claims(NOW));
+    List<List<QueueToken>> rollouts = List.of(List.of(phase0, phase1), List.of(phase1, phase2), List.of(phase2, phase3));
+    for (int r = 0; r < 2; r++) { // the old key is still accepted in rollouts 1 and 2
+      for (QueueToken verifier : rollouts.get(r)) {
+        assertInstanceOf(Valid.class, verify(verifier, before), "a pre-rotation token in rollout " + (r + 1));
+      }
+    }
+    for (List<QueueToken> mixed : rollouts) {
+      for (QueueToken signer : mixed) {
+        for (QueueToken verifier : mixed) {
+          assertInstanceOf(Valid.class, verify(verifier, signer.issue(claims(NOW))), "signed and verified in one rollout");
+        }
+      }
+    }
+    // The single-step rotation this replaces: a node with only B active next to one with only A.
+    assertEquals(Reason.FORGED, reasonOf(verify(phase0, tokens(List.of(KEY_A), KEY_B).issue(claims(NOW)))));
+    // Phase 3 drops A: what A signed is forged from then on (its tokens have expired by then).
+    assertEquals(Reason.FORGED, reasonOf(verify(phase3, before)));
+  }
+
+  @Test
+  void acceptedKeysComeFromACommaSeparatedListOrAHoconList() {
+    String a = Base64.getEncoder().encodeToString(KEY_A);
+    String b = Base64.getEncoder().encodeToString(KEY_B);
+    String c = Base64.getUrlEncoder().encodeToString(KEY_C);
+    QueueTokenSettings fromEnv = QueueTokenSettings.fromConfig(ConfigFactory.parseString(
+        "boxoffice.queue { keys { active = \"" + a + "\", accepted = \"" + b + " , " + c + "\", previous = \"\" }, "
+            + "token-ttl = 2h, admission-window = 10m, clock-skew = 5s }"), clock);
+    assertEquals(2, fromEnv.acceptedKeys().size());
+    QueueTokenSettings fromList = QueueTokenSettings.fromConfig(ConfigFactory.parseString(
+        "boxoffice.queue { keys { active = \"" + a + "\", accepted = [\"" + b + "\", \"" + a + "\"], previous = \"" + c
+            + "\" }, token-ttl = 2h, admission-window = 10m, clock-skew = 5s }"), clock);
+    assertEquals(2, fromList.acceptedKeys().size(), "the active key is not counted twice");
+    String signedWithC = tokens(List.of(), KEY_C).issue(claims(NOW));
+    assertInstanceOf(Valid.class, verify(fromEnv.tokens(), signedWithC));
+    assertInstanceOf(Valid.class, verify(fromList.tokens(), signedWithC));
+    IllegalArgumentException bad = assertThrows(IllegalArgumentException.class, () -> QueueTokenSettings.fromConfig(
+        ConfigFactory.parseString("boxoffice.queue { keys { active = \"" + a + "\", accepted = \"" + b
+            + ",not*base64\" }, token-ttl = 2h, admission-window = 10m, clock-skew = 5s }"), clock));
+    assertTrue(bad.getMessage().contains("accepted[1]") && !bad.getMessage().contains(b), bad.getMessage());
+  }
+
+  QueueToken tokens(List<byte[]> accepted, byte[] active) {
+    return new QueueToken(new QueueTokenSettings(clock, active, accepted, Duration.ofHours(24), Duration.ofMinutes(30),
+        Duration.ofSeconds(15)));
+  }
+
   @Test
   void aTokenSignedWithAnUnknownKeyIsForged() {
     String foreign = tokens(clock, KEY_C, null).issue(claims(NOW));
@@ -221,7 +281,8 @@ class QueueTokenTest {
     QueueTokenSettings s = QueueTokenSettings.fromConfig(ConfigFactory.parseString(
         "boxoffice.queue { keys { active = \"" + a + "\", previous = \"" + b + "\" }, token-ttl = 2h, "
             + "admission-window = 10m, clock-skew = 5s }"), clock);
-    assertTrue(Arrays.equals(KEY_A, s.activeKey()) && Arrays.equals(KEY_B, s.previousKey()));
+    assertTrue(Arrays.equals(KEY_A, s.activeKey()) && s.acceptedKeys().size() == 1
+        && Arrays.equals(KEY_B, s.acceptedKeys().get(0)));
     assertEquals(Duration.ofHours(2), s.tokenTtl());
     assertFalse(s.toString().contains(a), "settings never print a key");
 
@@ -229,7 +290,7 @@ class QueueTokenTest {
     assertEquals(Duration.ofHours(24), defaults.tokenTtl());
     assertEquals(Duration.ofMinutes(30), defaults.admissionWindow());
     assertEquals(Duration.ofSeconds(15), defaults.clockSkew());
-    assertEquals(null, defaults.previousKey());
+    assertEquals(List.of(), defaults.acceptedKeys());
     assertEquals(32, defaults.activeKey().length);
     assertNotEquals(Base64.getEncoder().encodeToString(defaults.activeKey()),
         Base64.getEncoder().encodeToString(QueueTokenSettings.fromConfig(ConfigFactory.load(), clock).activeKey()));

@@ -64,9 +64,12 @@ class StoredJournalReadSideTest {
     try (Connection c = DriverManager.getConnection(db.getString("url"), db.getString("user"), db.getString("password"))) {
       await("each old tag's projection reaches its last event").atMost(Duration.ofSeconds(45)).untilAsserted(() -> assertEquals(
           Map.of("checkout-recovery/checkout", lastByTag.get("checkout"), "onsale-catalogue/event", lastByTag.get("event"),
-              "onsale-catalogue/onsale", lastByTag.get("onsale")),
+              "onsale-catalogue/onsale", lastByTag.get("onsale"), "admin-directory/event", lastByTag.get("event")),
           offsets(c)));
       assertEquals(tagged, catalogue(c), "every event and every schedule of the stored journal is in the catalogue");
+      Set<String> defined = new HashSet<>();
+      for (String row : tagged) if (row.startsWith("event:")) defined.add(row.substring("event:".length()));
+      assertEquals(defined, directory(c), "every event of the stored journal is in the managers' directory");
       assertEquals(Set.of(), open(c), "the recorded checkouts all finished: none is pending");
     }
   }
@@ -86,6 +89,14 @@ class StoredJournalReadSideTest {
     Set<String> rows = new HashSet<>();
     try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT tag, event_id FROM onsale_catalogue")) {
       while (rs.next()) rows.add(rs.getString(1) + ":" + rs.getString(2));
+    }
+    return rows;
+  }
+
+  private static Set<String> directory(Connection c) throws Exception {
+    Set<String> rows = new HashSet<>();
+    try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT event_id FROM event_directory")) {
+      while (rs.next()) rows.add(rs.getString(1));
     }
     return rows;
   }

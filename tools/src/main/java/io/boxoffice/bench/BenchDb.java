@@ -17,7 +17,7 @@ import org.HdrHistogram.Histogram;
  * {@code baselines} (the folder of the seed's SQL, relative to the working directory).
  */
 final class BenchDb {
-  static final String URL = System.getProperty("db.url", "jdbc:postgresql://127.0.0.1:5432/test");
+  static final String URL = System.getProperty("db.url", "jdbc:postgresql://127.0.0.1:5432/boxoffice_bench");
   static final String USER = System.getProperty("db.user", "postgres");
   static final String PASSWORD = System.getProperty("db.password", "");
 

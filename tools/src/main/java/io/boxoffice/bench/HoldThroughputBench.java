@@ -386,7 +386,7 @@ public final class HoldThroughputBench {
   }
 
   /** Removes this run's journal and snapshot rows (its ids all start with {@code run}). */
-  private static void deleteJournal(String run) {
+  static void deleteJournal(String run) {
     try (Connection c = BenchDb.connect()) {
       for (String table : List.of("event_journal", "snapshot")) {
         try (PreparedStatement st = c.prepareStatement("DELETE FROM " + table + " WHERE persistence_id LIKE ?")) {

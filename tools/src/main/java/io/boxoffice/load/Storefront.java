@@ -10,6 +10,7 @@ import java.net.http.HttpHeaders;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -51,6 +52,11 @@ public final class Storefront {
 
     public String error() {
       return json().path("error").asText("");
+    }
+
+    /** The body's bytes, for a binary ({@code application/octet-stream}) answer such as availability. */
+    public byte[] bytes() {
+      return body == null ? new byte[0] : body.getBytes(StandardCharsets.ISO_8859_1);
     }
 
     /** The value of a cookie this answer sets, if it sets it. */
@@ -123,13 +129,18 @@ public final class Storefront {
         .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
     if (body != null) b.header("Content-Type", "application/json");
     headers.forEach(b::header);
-    return client.sendAsync(b.build(), HttpResponse.BodyHandlers.ofString())
+    return client.sendAsync(b.build(), BODY)
         .handle((r, error) -> {
           Reply reply = error == null ? new Reply(r.statusCode(), r.body(), r.headers(), node) : failed(error, node);
           answers.increment(call, reply.status());
           return reply;
         });
   }
+
+  /** Bodies as text in UTF-8, binary ones one char per byte (ISO-8859-1), so that {@link Reply#bytes} gives them back whole. */
+  private static final HttpResponse.BodyHandler<String> BODY = info -> HttpResponse.BodySubscribers.ofString(
+      info.headers().firstValue("Content-Type").filter(t -> t.startsWith("application/octet-stream")).isPresent()
+          ? StandardCharsets.ISO_8859_1 : StandardCharsets.UTF_8);
 
   private static Reply failed(Throwable error, int node) {
     Throwable e = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;

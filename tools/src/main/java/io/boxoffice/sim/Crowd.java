@@ -44,8 +44,10 @@ final class Crowd {
       boolean abandons = choice < h.abandon();
       boolean declined = !abandons && choice < h.abandon() + h.decline();
       boolean slow = !abandons && !declined && choice < h.abandon() + h.decline() + h.slow();
-      c.humans.add(new Human(tab, new Human.Plan(offset, quantity, think, declined, slow,
-          between(r, h.minSlowThink().toMillis(), h.maxSlowThink().toMillis()), abandons)));
+      long slowThink = between(r, h.minSlowThink().toMillis(), h.maxSlowThink().toMillis());
+      // Drawn last, so that scenarios without hot seats make the same crowds as before.
+      boolean hot = r.nextDouble() < s.hotSeats().share();
+      c.humans.add(new Human(tab, new Human.Plan(offset, quantity, think, declined, slow, slowThink, abandons, hot)));
     }
     int operatorId = 0;
     int spread = 0;

@@ -21,18 +21,20 @@ final class Gate {
    * joined before the start (a lobby that counts tabs or requests is larger).
    */
   record Safety(long fiveXx, long oversold, long soldTwice, long confirmedNotCounted, long breaches, long seatsSold,
-                long lobbyCounted, long lobbyAccounts) {}
+                long lobbyCounted, long lobbyAccounts, long partialHolds) {}
 
   /** Fewer lobby accounts than this and Spearman's rho says nothing. */
   static final int MIN_LOBBY_PAIRS = 30;
 
   static List<Check> checks(Measures.Fairness f, Safety s, Scenario.GateSpec g) {
     List<Check> out = new ArrayList<>();
-    double limit = f.botAccountShare() + g.botShareMarginPoints() / 100.0;
-    out.add(new Check(String.format(Locale.ROOT, "bots' share of the first %,d places <= their share of accounts + %.1f points",
-        f.firstK(), g.botShareMarginPoints()),
-        String.format(Locale.ROOT, "%s of %,d places vs %s of %,d accounts (limit %s)", pct(f.botShareFirstK()), f.placesInFirstK(),
-            pct(f.botAccountShare()), f.accounts(), pct(limit)),
+    double baseline = g.againstLobby() ? f.botLobbyShare() : f.botAccountShare();
+    String of = g.againstLobby() ? "lobby accounts" : "accounts";
+    double limit = baseline + g.botShareMarginPoints() / 100.0;
+    out.add(new Check(String.format(Locale.ROOT, "bots' share of the first %,d places <= their share of %s + %.1f points",
+        f.firstK(), of, g.botShareMarginPoints()),
+        String.format(Locale.ROOT, "%s of %,d places vs %s of %,d %s (limit %s)", pct(f.botShareFirstK()), f.placesInFirstK(),
+            pct(baseline), g.againstLobby() ? f.lobbyAccounts() : f.accounts(), of, pct(limit)),
         f.placesInFirstK() > 0 && f.botShareFirstK() <= limit + 1e-12));
     out.add(new Check(String.format(Locale.ROOT, "|Spearman| of arrival and place in the lobby < %.2f", g.maxAbsSpearman()),
         String.format(Locale.ROOT, "%.4f over %,d lobby accounts", f.spearmanLobby(), f.lobbyPairs()),
@@ -48,6 +50,8 @@ final class Gate {
         String.format(Locale.ROOT, "%,d oversold, %,d seats sold twice, %,d confirmed seats the event does not count",
             s.oversold(), s.soldTwice(), s.confirmedNotCounted()),
         s.oversold() == 0 && s.soldTwice() == 0 && s.confirmedNotCounted() == 0));
+    out.add(new Check("holds of named seats are all or nothing (200 only with exactly the seats named)",
+        String.format(Locale.ROOT, "%,d holds answered with other seats", s.partialHolds()), s.partialHolds() == 0));
     out.add(new Check("0 answers 5xx", String.format(Locale.ROOT, "%,d", s.fiveXx()), s.fiveXx() == 0));
     out.add(new Check("0 defenses breached by bots", String.format(Locale.ROOT, "%,d", s.breaches()), s.breaches() == 0));
     out.add(new Check("something was sold", String.format(Locale.ROOT, "%,d seats", s.seatsSold()), s.seatsSold() > 0));

@@ -12,7 +12,7 @@ import java.util.concurrent.CompletableFuture;
 final class Human {
   /** What this person will do, drawn from the seed. */
   record Plan(long arrivalOffsetMillis, int quantity, long thinkMillis, boolean declinedFirst, boolean slow, long slowThinkMillis,
-              boolean abandons) {}
+              boolean abandons, boolean wantsHotSeats) {}
 
   final Tab tab;
   final Plan plan;
@@ -35,7 +35,9 @@ final class Human {
   private void shop() {
     Shop.look(sale, tab)
         .thenCompose(v -> sale.traffic.after(plan.thinkMillis()))
-        .thenCompose(v -> Shop.hold(sale, tab, plan.quantity()))
+        .thenCompose(v -> plan.wantsHotSeats()
+            ? Shop.holdHot(sale, tab, plan.quantity(), new java.util.HashSet<>(), sale.scenario.hotSeats().attempts())
+            : Shop.hold(sale, tab, plan.quantity()))
         .thenCompose(this::pay)
         .whenComplete((v, e) -> tab.done.set(true));
   }

@@ -19,6 +19,12 @@ final class Observations {
   final ConcurrentLinkedQueue<DeniedHold> deniedHolds = new ConcurrentLinkedQueue<>();
   final LongAdder holds = new LongAdder();
   final LongAdder seatsHeld = new LongAdder();
+  /** Holds of named seats answered 200 with other seats than those named (all or nothing: must stay 0). */
+  final LongAdder partialHolds = new LongAdder();
+  /** Holds of named hot seats: tried, refused seats_taken, held. */
+  final LongAdder hotTried = new LongAdder();
+  final LongAdder hotTaken = new LongAdder();
+  final LongAdder hotHeld = new LongAdder();
   /** A tab shown a second, different place (a correct line never moves anyone). */
   final LongAdder placesChanged = new LongAdder();
   /** A defense that let a bot's probe through: probe -> count (must stay empty). */

@@ -27,7 +27,7 @@ final class Report {
   static final String ECHARTS = "META-INF/resources/webjars/echarts/5.3.1/dist/echarts.min.js";
   private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
   /** Phases of the sale shown in the latency plots, in the fan's order; others follow. */
-  private static final List<String> PHASES = List.of("join", "status", "manifest", "seatmap", "availability", "hold", "checkout");
+  private static final List<String> PHASES = List.of("join", "status", "manifest", "seatmap", "availability", "hold", "hold-hot", "checkout");
 
   private final Scenario scenario;
   private final String eventId;
@@ -95,7 +95,7 @@ final class Report {
         .count();
     long lobbyCounted = finalStats == null ? -1 : finalStats.path("lobby").asLong(-1);
     return new Gate.Safety(traffic.fiveXx(), oversold, Measures.soldTwice(sales).size(), notCounted, breaches,
-        Math.max(0, sold), lobbyCounted, lobbyAccounts);
+        Math.max(0, sold), lobbyCounted, lobbyAccounts, sale.observed.partialHolds.sum());
   }
 
   Simulator.Result write(Path dir) throws IOException {
@@ -155,6 +155,8 @@ final class Report {
     s.put("finalStats", finalStats);
     s.put("holds", sale.observed.holds.sum());
     s.put("seatsHeld", sale.observed.seatsHeld.sum());
+    s.put("hotSeatHolds", Map.of("tried", sale.observed.hotTried.sum(), "seatsTaken", sale.observed.hotTaken.sum(),
+        "held", sale.observed.hotHeld.sum(), "partial", sale.observed.partialHolds.sum()));
     List<Observations.Sale> sales = sale.observed.salesList();
     s.put("ordersConfirmedToFans", sales.size());
     s.put("seatsConfirmedToFans", sales.stream().mapToLong(x -> x.seatIds().size()).sum());
@@ -378,6 +380,10 @@ final class Report {
         s.get("ordersConfirmedToFans"), s.get("seatsConfirmedToFans"), s.get("holds"));
     line(b, "  bot-held seats never paid %s, sold to others later %s, unsold at the end %s", s.get("botHeldSeatsNeverPaid"),
         s.get("ofThemSoldToOthersLater"), s.get("ofThemUnsoldAtTheEnd"));
+    if (scenario.hotSeats().share() > 0) {
+      line(b, "  hot seats: %,d holds naming them, %,d refused seats_taken, %,d held, %,d answered with other seats",
+          sale.observed.hotTried.sum(), sale.observed.hotTaken.sum(), sale.observed.hotHeld.sum(), sale.observed.partialHolds.sum());
+    }
     StringBuilder lat = new StringBuilder();
     traffic.latency().entrySet().stream().filter(e -> PHASES.contains(e.getKey()))
         .sorted((x, y) -> PHASES.indexOf(x.getKey()) - PHASES.indexOf(y.getKey()))

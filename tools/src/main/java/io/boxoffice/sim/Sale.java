@@ -2,7 +2,11 @@ package io.boxoffice.sim;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.boxoffice.load.Storefront;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -22,6 +26,10 @@ final class Sale {
   private volatile boolean over;
   private volatile CompletableFuture<JsonNode> manifest;
   private volatile long manifestAt;
+  /** The hot rows' seat ids in seat-map order, as the first seat map read showed them (see {@link Scenario.HotSeatSpec}). */
+  private volatile List<List<String>> hotRows;
+  /** Each hot seat's index in seat-map order (its place in the availability bits). */
+  private volatile Map<String, Integer> hotIndex = Map.of();
 
   /** The sale of {@code eventId} whose lobby opens at {@code lobbyOpensAt} (epoch ms) and lasts the scenario's lobby. */
   Sale(Scenario scenario, String eventId, Traffic traffic, long lobbyOpensAt) {
@@ -30,6 +38,47 @@ final class Sale {
     this.traffic = traffic;
     this.lobbyOpensAt = lobbyOpensAt;
     this.startsAt = lobbyOpensAt + scenario.onsale().lobby().toMillis();
+  }
+
+  /** Keeps the hot rows from a seat map answer, the first time one is read (the map is the same for everyone). */
+  void learnHotRows(Storefront.Reply seatMap) {
+    if (hotRows != null || scenario.hotSeats().share() == 0) return;
+    Map<String, List<String>> rows = new LinkedHashMap<>();
+    Map<String, Integer> index = new java.util.HashMap<>();
+    int i = -1;
+    for (JsonNode seat : seatMap.json().path("seats")) {
+      i++;
+      if (!seat.path("zone").asText().equals(scenario.hotSeats().zone())) continue;
+      String row = seat.path("section").asText() + "/" + seat.path("row").asText();
+      if (!rows.containsKey(row) && rows.size() == scenario.hotSeats().rows()) break;
+      rows.computeIfAbsent(row, k -> new ArrayList<>()).add(seat.path("seatId").asText());
+      index.put(seat.path("seatId").asText(), i);
+    }
+    hotIndex = Map.copyOf(index);
+    hotRows = List.copyOf(rows.values());
+  }
+
+  /** The hot seats an availability snapshot shows held or sold (2 bits a seat in seat-map order, the first in the high bits). */
+  Set<String> hotTakenIn(byte[] availability) {
+    Set<String> taken = new java.util.HashSet<>();
+    hotIndex.forEach((seat, i) -> {
+      if (i / 4 < availability.length && ((availability[i / 4] >> (6 - 2 * (i % 4))) & 3) != 0) taken.add(seat);
+    });
+    return taken;
+  }
+
+  /** The first {@code quantity} adjacent hot seats, none of them in {@code taken}; empty when no such run is left. */
+  List<String> hotRun(int quantity, Set<String> taken) {
+    List<List<String>> rows = hotRows;
+    if (rows == null) return List.of();
+    for (List<String> row : rows) {
+      int run = 0;
+      for (int i = 0; i < row.size(); i++) {
+        run = taken.contains(row.get(i)) ? 0 : run + 1;
+        if (run == quantity) return List.copyOf(row.subList(i - quantity + 1, i + 1));
+      }
+    }
+    return List.of();
   }
 
   String path(String rest) {

@@ -17,7 +17,7 @@ import java.util.List;
  * requires. Later scenarios (hot seats, presale, faults, staggered events) add sections here.
  */
 record Scenario(String name, String description, long seed, NodeSpec node, EventSpec event, OnSaleSpec onsale,
-                HumanSpec humans, List<BotGroup> bots, MeasureSpec measure, GateSpec gate, RunSpec run) {
+                HumanSpec humans, List<BotGroup> bots, MeasureSpec measure, GateSpec gate, RunSpec run, HotSeatSpec hotSeats) {
 
   record NodeSpec(String heap, List<String> javaOptions) {}
 
@@ -36,7 +36,29 @@ record Scenario(String name, String description, long seed, NodeSpec node, Event
 
   record MeasureSpec(int firstK, Duration bucket) {}
 
-  record GateSpec(double botShareMarginPoints, double maxAbsSpearman) {}
+  /**
+   * The gate's thresholds. {@code botShareBaseline} is what bots' share of the first K places is
+   * held against: their share of all accounts ({@code accounts}), or of the accounts in the lobby
+   * ({@code lobby}) when most of the crowd comes after the start and the first K places are the
+   * lobby's (arriving early is open to everyone; within the lobby nobody may be ahead).
+   */
+  record GateSpec(double botShareMarginPoints, double maxAbsSpearman, String botShareBaseline) {
+    GateSpec(double botShareMarginPoints, double maxAbsSpearman) {
+      this(botShareMarginPoints, maxAbsSpearman, "accounts");
+    }
+
+    boolean againstLobby() {
+      return botShareBaseline.equals("lobby");
+    }
+  }
+
+  /**
+   * Hot seats: a {@code share} of the humans want the same best seats, the first {@code rows} rows
+   * of zone {@code zone} in seat-map order, and name them in their hold (the first free run of
+   * adjacent seats they know of); a refusal ({@code seats_taken}) teaches them which are gone and
+   * they try again, {@code attempts} times in all, then take the best available anywhere.
+   */
+  record HotSeatSpec(double share, String zone, int rows, int attempts) {}
 
   record RunSpec(Duration maxAfterStart, Duration afterSoldOut, int inFlight, int prepareInFlight, Duration callTimeout,
                  int warmUpJoins) {}
@@ -74,9 +96,12 @@ record Scenario(String name, String description, long seed, NodeSpec node, Event
             h.getDurationList("slow-think").get(1), h.getDouble("abandon")),
         List.copyOf(groups),
         new MeasureSpec(c.getInt("measure.first-k"), c.getDuration("measure.bucket")),
-        new GateSpec(c.getDouble("gate.bot-share-margin-points"), c.getDouble("gate.max-abs-spearman")),
+        new GateSpec(c.getDouble("gate.bot-share-margin-points"), c.getDouble("gate.max-abs-spearman"),
+            c.getString("gate.bot-share-baseline")),
         new RunSpec(c.getDuration("run.max-after-start"), c.getDuration("run.after-sold-out"), c.getInt("run.in-flight"),
-            c.getInt("run.prepare-in-flight"), c.getDuration("run.call-timeout"), c.getInt("run.warm-up-joins")));
+            c.getInt("run.prepare-in-flight"), c.getDuration("run.call-timeout"), c.getInt("run.warm-up-joins")),
+        new HotSeatSpec(h.getDouble("hot-seats.share"), h.getString("hot-seats.zone"), h.getInt("hot-seats.rows"),
+            h.getInt("hot-seats.attempts")));
     s.check();
     return s;
   }
@@ -88,6 +113,12 @@ record Scenario(String name, String description, long seed, NodeSpec node, Event
     if (humans.minQuantity() < 1 || humans.maxQuantity() < humans.minQuantity()) throw new IllegalArgumentException("humans.quantity: [min, max], min >= 1");
     if (event.seats() < 3) throw new IllegalArgumentException("event.seats: 3 at least");
     if (measure.firstK() < 1) throw new IllegalArgumentException("measure.first-k: 1 at least");
+    if (!gate.botShareBaseline().equals("accounts") && !gate.againstLobby()) {
+      throw new IllegalArgumentException("gate.bot-share-baseline: accounts or lobby");
+    }
+    if (hotSeats.share() < 0 || hotSeats.share() > 1 || hotSeats.rows() < 1 || hotSeats.attempts() < 1) {
+      throw new IllegalArgumentException("humans.hot-seats: share 0-1, rows and attempts >= 1");
+    }
     for (BotGroup g : bots) {
       if (g.operators() < 0 || g.tabs() < 1 || g.accounts() < 1 || g.quantity() < 1) {
         throw new IllegalArgumentException("bots: operators >= 0, tabs, accounts and quantity >= 1");

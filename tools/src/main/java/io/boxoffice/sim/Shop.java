@@ -18,9 +18,55 @@ final class Shop {
   /** Reads the seat map and the availability snapshot, as the page does when it opens. */
   static CompletableFuture<Void> look(Sale sale, Tab tab) {
     return sale.traffic.retrying("seatmap", tab, "GET", sale.path("/seatmap"), null, Map.of(), 3)
-        .thenCompose(r -> sale.traffic.retrying("availability", tab, "GET", sale.path("/availability"), null, Map.of(), 3))
+        .thenCompose(r -> {
+          if (r.status() == 200) sale.learnHotRows(r);
+          return sale.traffic.retrying("availability", tab, "GET", sale.path("/availability"), null, Map.of(), 3);
+        })
         .thenApply(r -> null);
   }
+
+  /**
+   * Looks at the availability (the page refreshes it about every second), then names the first
+   * run of {@code quantity} adjacent hot seats not known to be taken; a {@code seats_taken} adds
+   * the seats it names to what is known and tries again while attempts are left, then the best
+   * available anywhere. A 200 must hold exactly the seats named.
+   */
+  static CompletableFuture<List<String>> holdHot(Sale sale, Tab tab, int quantity, java.util.Set<String> taken, int attempts) {
+    if (attempts <= 0 || sale.over()) return hold(sale, tab, quantity);
+    return sale.traffic.retrying("availability", tab, "GET", sale.path("/availability"), null, Map.of(), 3).thenCompose(a -> {
+      if (a.status() == 200) taken.addAll(sale.hotTakenIn(a.bytes()));
+      return holdNamed(sale, tab, quantity, taken, attempts);
+    });
+  }
+
+  private static CompletableFuture<List<String>> holdNamed(Sale sale, Tab tab, int quantity, java.util.Set<String> taken, int attempts) {
+    List<String> wanted = sale.hotRun(quantity, taken);
+    if (wanted.isEmpty()) return hold(sale, tab, quantity);
+    sale.observed.hotTried.increment();
+    String body = "{\"seats\":[" + String.join(",", wanted.stream().map(s -> "\"" + s + "\"").toList()) + "]}";
+    return sale.traffic.retrying("hold-hot", tab, "POST", sale.path("/cart/holds"), body, Map.of(), 5).thenCompose(r -> {
+      if (r.status() == 200) {
+        List<String> seats = new ArrayList<>();
+        r.json().path("seats").forEach(s -> seats.add(s.path("seatId").asText()));
+        if (!new java.util.HashSet<>(seats).equals(new java.util.HashSet<>(wanted))) sale.observed.partialHolds.increment();
+        sale.observed.hotHeld.increment();
+        sale.observed.held(seats.size());
+        return CompletableFuture.completedFuture(seats);
+      }
+      if (r.status() == 409 && r.error().equals("seats_taken")) {
+        sale.observed.hotTaken.increment();
+        int before = taken.size();
+        r.json().path("seats").forEach(s -> taken.add(s.asText()));
+        if (taken.size() == before) taken.addAll(wanted);
+        return sale.traffic.after(HOT_RETRY_MILLIS).thenCompose(v -> holdHot(sale, tab, quantity, taken, attempts - 1));
+      }
+      sale.observed.outcome(tab.account, "hot-seat hold refused (" + describe(r) + ")");
+      return CompletableFuture.completedFuture(List.of());
+    });
+  }
+
+  /** A person who sees "taken" picks again after a moment. */
+  private static final long HOT_RETRY_MILLIS = 500;
 
   /**
    * Holds the best {@code quantity} seats (fewer when none fit); the seats held, empty when

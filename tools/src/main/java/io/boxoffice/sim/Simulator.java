@@ -162,7 +162,7 @@ public final class Simulator {
         h.tailWindow(), h.poll(), h.minQuantity(), h.maxQuantity(), h.minThink(), h.maxThink(), h.decline(), h.slow(),
         h.minSlowThink(), h.maxSlowThink(), h.abandon());
     return new Scenario(s.name(), s.description(), seed == null ? s.seed() : seed, s.node(), s.event(), s.onsale(), nh, s.bots(),
-        s.measure(), s.gate(), s.run());
+        s.measure(), s.gate(), s.run(), s.hotSeats());
   }
 
   // ---- one run ----------------------------------------------------------------------------

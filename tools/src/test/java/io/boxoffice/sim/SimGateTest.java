@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 /** The gate holds for a fair outcome and breaks for each unfair or unsafe one: it is able to fail. */
 class SimGateTest {
   static final Scenario.GateSpec GATE = new Scenario.GateSpec(0.5, 0.1);
-  static final Gate.Safety SAFE = new Gate.Safety(0, 0, 0, 0, 0, 100, 100, 100);
+  static final Gate.Safety SAFE = new Gate.Safety(0, 0, 0, 0, 0, 100, 100, 100, 0);
 
   @Test
   void aLotteryWithOneEntryPerAccountPassesTheGate() {
@@ -58,14 +58,28 @@ class SimGateTest {
   @Test
   void anySafetyCountAboveZeroFailsTheGate() {
     Measures.Fairness f = Measures.fairness(SimMeasuresTest.lottery(2000, 5, 3), 500);
-    assertFalse(Gate.passed(Gate.checks(f, new Gate.Safety(1, 0, 0, 0, 0, 100, 100, 100), GATE)), "a 5xx");
-    assertFalse(Gate.passed(Gate.checks(f, new Gate.Safety(0, 1, 0, 0, 0, 100, 100, 100), GATE)), "an oversold seat");
-    assertFalse(Gate.passed(Gate.checks(f, new Gate.Safety(0, 0, 1, 0, 0, 100, 100, 100), GATE)), "a seat sold twice");
-    assertFalse(Gate.passed(Gate.checks(f, new Gate.Safety(0, 0, 0, 1, 0, 100, 100, 100), GATE)), "a confirmed seat not counted");
-    assertFalse(Gate.passed(Gate.checks(f, new Gate.Safety(0, 0, 0, 0, 1, 100, 100, 100), GATE)), "a breached defense");
-    assertFalse(Gate.passed(Gate.checks(f, new Gate.Safety(0, 0, 0, 0, 0, 0, 100, 100), GATE)), "nothing sold");
-    assertFalse(Gate.passed(Gate.checks(f, new Gate.Safety(0, 0, 0, 0, 0, 100, 140, 100), GATE)),
+    assertFalse(Gate.passed(Gate.checks(f, new Gate.Safety(1, 0, 0, 0, 0, 100, 100, 100, 0), GATE)), "a 5xx");
+    assertFalse(Gate.passed(Gate.checks(f, new Gate.Safety(0, 1, 0, 0, 0, 100, 100, 100, 0), GATE)), "an oversold seat");
+    assertFalse(Gate.passed(Gate.checks(f, new Gate.Safety(0, 0, 1, 0, 0, 100, 100, 100, 0), GATE)), "a seat sold twice");
+    assertFalse(Gate.passed(Gate.checks(f, new Gate.Safety(0, 0, 0, 1, 0, 100, 100, 100, 0), GATE)), "a confirmed seat not counted");
+    assertFalse(Gate.passed(Gate.checks(f, new Gate.Safety(0, 0, 0, 0, 1, 100, 100, 100, 0), GATE)), "a breached defense");
+    assertFalse(Gate.passed(Gate.checks(f, new Gate.Safety(0, 0, 0, 0, 0, 0, 100, 100, 0), GATE)), "nothing sold");
+    assertFalse(Gate.passed(Gate.checks(f, new Gate.Safety(0, 0, 0, 0, 0, 100, 140, 100, 0), GATE)),
         "a lobby of 140 for 100 accounts counts tabs or requests");
+    assertFalse(Gate.passed(Gate.checks(f, new Gate.Safety(0, 0, 0, 0, 0, 100, 100, 100, 1), GATE)),
+        "a hold of named seats answered with other seats");
+  }
+
+  @Test
+  void againstTheLobbyBotsMayHoldTheirShareOfTheLobby() {
+    // 10 bot accounts of 1,000, all of them in a lobby of 100 whose places are the first 100: 10% of them.
+    Measures.Fairness f = new Measures.Fairness(1000, 10, 0.01, 100, 10, 0.1, 100, 100, 10, 0.1, 0.0, 100, 0.9, 900,
+        java.util.Map.of(1, 1000L), 0, 0, 0, 0, 0, Double.NaN);
+    assertFalse(Gate.checks(f, SAFE, GATE).get(0).passed(), "10% of the places for 1% of the accounts");
+    assertTrue(Gate.checks(f, SAFE, new Scenario.GateSpec(0.5, 0.1, "lobby")).get(0).passed(), "10% of the lobby, 10% of its places");
+    Measures.Fairness ahead = new Measures.Fairness(1000, 10, 0.01, 100, 10, 0.1, 100, 100, 20, 0.2, 0.0, 100, 0.9, 900,
+        java.util.Map.of(1, 1000L), 0, 0, 0, 0, 0, Double.NaN);
+    assertFalse(Gate.checks(ahead, SAFE, new Scenario.GateSpec(0.5, 0.1, "lobby")).get(0).passed(), "20% of the places for 10% of the lobby");
   }
 
   @Test

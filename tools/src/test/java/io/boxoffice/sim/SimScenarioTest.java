@@ -14,7 +14,7 @@ class SimScenarioTest {
 
   @Test
   void theShippedScenariosParse() {
-    for (String name : List.of("smoke", "seed-section-8")) {
+    for (String name : List.of("smoke", "seed-section-8", "spike", "hot-seats")) {
       Scenario s = Scenario.load(Path.of("sim/scenarios/" + name + ".conf"));
       assertEquals(name, s.name());
       assertTrue(s.humans().count() > 0 && s.botOperators() > 0, name);
@@ -31,6 +31,45 @@ class SimScenarioTest {
     double sessionShare = (double) botTabs / (botTabs + s.humans().count());
     assertEquals(0.0025, accountShare, 0.0001, "the seed's 500 of 200,500 accounts");
     assertEquals(0.09, sessionShare, 0.005, "the seed's 20,000 of 220,000 sessions");
+  }
+
+  @Test
+  void theSpikeBringsMostOfTheCrowdInTheFirstSecondsAndHotSeatsAreWantedByMost() {
+    Crowd spike = Crowd.of(Scenario.load(Path.of("sim/scenarios/spike.conf")), "t");
+    long inFirstTwoSeconds = spike.humans.stream().filter(h -> h.plan.arrivalOffsetMillis() >= 0 && h.plan.arrivalOffsetMillis() <= 2000).count();
+    assertTrue(inFirstTwoSeconds > 0.8 * spike.humans.size(), inFirstTwoSeconds + " of " + spike.humans.size());
+    Scenario hot = Scenario.load(Path.of("sim/scenarios/hot-seats.conf"));
+    assertTrue(hot.gate().botShareBaseline().equals("accounts") && Scenario.load(Path.of("sim/scenarios/spike.conf")).gate().againstLobby());
+    long wanting = Crowd.of(hot, "t").humans.stream().filter(h -> h.plan.wantsHotSeats()).count();
+    assertEquals(0.9 * hot.humans().count(), wanting, 50);
+    assertEquals(0, Crowd.of(Scenario.load(Path.of("sim/scenarios/smoke.conf")), "t").humans.stream()
+        .filter(h -> h.plan.wantsHotSeats()).count());
+  }
+
+  @Test
+  void hotSeatsAreTheFirstFreeRunOfTheZonesFirstRows() {
+    Scenario s = Scenario.from(ConfigFactory.parseString("humans.hot-seats { share = 1, zone = floor, rows = 2 }"));
+    Sale sale = new Sale(s, "e", null, 0);
+    StringBuilder seats = new StringBuilder();
+    for (String row : List.of("U-1", "F-1", "F-2", "F-3")) {
+      for (int n = 1; n <= 4; n++) {
+        String zone = row.startsWith("U") ? "upper" : "floor";
+        if (seats.length() > 0) seats.append(',');
+        seats.append("{\"seatId\":\"").append(row).append('-').append(n).append("\",\"section\":\"").append(row.charAt(0))
+            .append("\",\"row\":\"").append(row.substring(2)).append("\",\"zone\":\"").append(zone).append("\"}");
+      }
+    }
+    sale.learnHotRows(new io.boxoffice.load.Storefront.Reply(200, "{\"seats\":[" + seats + "]}", null, 0));
+    java.util.Set<String> taken = new java.util.HashSet<>();
+    assertEquals(List.of("F-1-1", "F-1-2"), sale.hotRun(2, taken));
+    taken.add("F-1-2");
+    assertEquals(List.of("F-1-3", "F-1-4"), sale.hotRun(2, taken));
+    assertEquals(List.of("F-2-1", "F-2-2", "F-2-3"), sale.hotRun(3, taken));
+    taken.addAll(List.of("F-2-2", "F-1-4"));
+    assertEquals(List.of(), sale.hotRun(3, taken), "row F-3 is not among the first two rows");
+    // Availability: 2 bits a seat in seat-map order (U-1-1..4 are seats 0-3, F-1-1 is seat 4); 1 held, 2 sold.
+    byte[] availability = {(byte) 0b00000000, (byte) 0b01000010, (byte) 0b10000000, (byte) 0b11000000};
+    assertEquals(java.util.Set.of("F-1-1", "F-1-4", "F-2-1"), sale.hotTakenIn(availability));
   }
 
   @Test

@@ -78,15 +78,26 @@ public final class Room {
   private final TreeSet<Long> leftPlaces = new TreeSet<>();
   /** Places whose fans bought: still admitted in their window, no longer counted as active shoppers. */
   private final TreeSet<Long> boughtPlaces = new TreeSet<>();
+  /** Admitted places whose fans came to shop (held seats): they count for their whole window. */
+  private final TreeSet<Long> arrivedPlaces = new TreeSet<>();
   /** Where the line stands between writes (the fraction earned and when it last moved); null until the first tick after the start. */
   private AdmissionControl.Line line;
   private Seats seats = Seats.UNKNOWN;
 
-  /** {@code salts} draws the lottery's salt at the start ({@link Lottery#drawSalt} outside tests). */
+  /** Every admitted place counts as a shopper for its whole window, whether its fan comes or not. */
   public Room(Duration shoppingWindow, Supplier<String> salts) {
+    this(shoppingWindow, shoppingWindow, salts);
+  }
+
+  /**
+   * An admitted place counts as a shopper for {@code arrivalWindow}; after that only if its fan
+   * arrived ({@link #arrived}). {@code salts} draws the lottery's salt at the start
+   * ({@link Lottery#drawSalt} outside tests).
+   */
+  public Room(Duration shoppingWindow, Duration arrivalWindow, Supplier<String> salts) {
     this.shoppingWindow = shoppingWindow;
     this.salts = salts;
-    this.shoppers = new ShopperWindow(shoppingWindow);
+    this.shoppers = new ShopperWindow(shoppingWindow, arrivalWindow);
   }
 
   // ---- the record: define, open, schedule, rates, pause ----------------------------------
@@ -165,6 +176,18 @@ public final class Room {
     if (room.started() && p > 0 && !leftPlaces.contains(p) && boughtPlaces.add(p)) stopCounting(room, p);
   }
 
+  /**
+   * The fan of an admitted place came to shop (its first hold): the place counts as an active
+   * shopper until its window ends or it stops, not only for the arrival window. Once per place.
+   */
+  public void arrived(RoomState room, long lobbyIndex, long place) {
+    long p = placeOf(room, lobbyIndex, place);
+    if (!room.started() || p <= 0 || p > room.admittedUpTo()) return;
+    if (leftPlaces.contains(p) || boughtPlaces.contains(p) || !arrivedPlaces.add(p)) return;
+    long at = AdmissionLog.admittedAt(room.admissions(), p);
+    if (at != AdmissionLog.LONG_AGO && at != AdmissionLog.NOT_YET) shoppers.arrivedAdmittedAt(at);
+  }
+
   /** Places behind the lottery cohort for an edge node to hand out in arrival order: 1 to {@link #MAX_LEASE} at once, after the start. */
   public Outcome lease(RoomState room, int count) {
     if (!room.started()) return new Refused(Refusal.NOT_STARTED);
@@ -218,7 +241,7 @@ public final class Room {
       // the last window as still shopping (as many as the rate can have let in, at most).
       line = new AdmissionControl.Line(room.admittedUpTo(), 0, room.advancedAt());
       long windowMinutes = Math.max(1, shoppingWindow.toMinutes());
-      shoppers.admitted(Math.min(room.admittedUpTo(), schedule.admissionPerMinute() * windowMinutes), now);
+      shoppers.admittedShopping(Math.min(room.admittedUpTo(), schedule.admissionPerMinute() * windowMinutes), now);
     }
     AdmissionControl.Line from = new AdmissionControl.Line(line.admittedUpTo(), line.carry(),
         Math.max(line.at(), now - MAX_STEP_MS));
@@ -244,6 +267,7 @@ public final class Room {
     if (over > 0) {
       leftPlaces.headSet(over, true).clear();
       boughtPlaces.headSet(over, true).clear();
+      arrivedPlaces.headSet(over, true).clear();
     }
   }
 
@@ -258,7 +282,7 @@ public final class Room {
     return Math.max(0, room.lobby() + lobbyDelta);
   }
 
-  /** Places admitted within the shopping window that have not left or bought. */
+  /** Places admitted within the arrival window, or arrived within the shopping window, that have not left or bought. */
   public long activeShoppers(long now) {
     return shoppers.active(now);
   }
@@ -293,6 +317,6 @@ public final class Room {
   private void stopCounting(RoomState room, long place) {
     if (place > room.admittedUpTo()) return;
     long at = AdmissionLog.admittedAt(room.admissions(), place);
-    if (at != AdmissionLog.LONG_AGO && at != AdmissionLog.NOT_YET) shoppers.stoppedAdmittedAt(at);
+    if (at != AdmissionLog.LONG_AGO && at != AdmissionLog.NOT_YET) shoppers.stoppedAdmittedAt(at, arrivedPlaces.contains(place));
   }
 }

@@ -171,6 +171,22 @@ class RoomTest {
   }
 
   @Test
+  void admittedPlacesWhoseFansNeverComeLapseAfterTheArrivalWindowAndThoseWhoCameKeepCounting() {
+    Journal j = new Journal(new Room(Journal.WINDOW, Duration.ofMinutes(2), () -> Journal.SALT), schedule(6000, 150));
+    for (int i = 0; i < 10_000; i++) j.join(LOBBY);
+    j.tick(START);
+    long now = j.tickEverySecond(START, 20);
+    assertEquals(150, j.admittedUpTo, "100 a second, but only 150 may shop at once");
+    for (long place = 1; place <= 30; place++) j.room.arrived(j.state(), 0, place);
+    j.room.arrived(j.state(), 0, 1);
+    now = j.tickEverySecond(now + 95_000, 3);
+    assertEquals(150, j.admittedUpTo, "inside the arrival window every admitted place counts");
+    now = j.tickEverySecond(now + 30_000, 1);
+    assertEquals(270, j.admittedUpTo, "the 120 who never came gave their slots to the next fans");
+    assertEquals(150, j.room.activeShoppers(now), "the 30 who came and the 120 admitted now");
+  }
+
+  @Test
   void aPlaceStopsShoppingWhenItsWindowEnds() {
     Journal j = startedSale(6000, 150, 10_000);
     long now = j.tickEverySecond(START, 20);

@@ -40,4 +40,37 @@ class ShopperWindowTest {
     w.stoppedAdmittedAt(T0 + 100);
     assertEquals(9, w.active(T0 + 600_000), "a place whose second left the window has nothing to give back");
   }
+
+  @Test
+  void aPlaceWhoseFanNeverArrivesCountsOnlyForTheArrivalWindow() {
+    ShopperWindow w = new ShopperWindow(Duration.ofMinutes(30), Duration.ofMinutes(3));
+    w.admitted(10, T0);
+    w.arrivedAdmittedAt(T0 + 500);
+    w.arrivedAdmittedAt(T0 + 900);
+    assertEquals(10, w.active(T0 + 179_999), "on their way: all ten count");
+    assertEquals(2, w.active(T0 + 180_000), "the arrival window is over: only the two who came");
+    assertEquals(2, w.active(T0 + 1_799_999));
+    assertEquals(0, w.active(T0 + 1_800_000), "their window is over too");
+  }
+
+  @Test
+  void aFanWhoArrivesLateCountsAgainAndStopsCountOutOfTheRightKind() {
+    ShopperWindow w = new ShopperWindow(Duration.ofMinutes(30), Duration.ofMinutes(3));
+    w.admitted(10, T0);
+    w.arrivedAdmittedAt(T0);
+    w.stoppedAdmittedAt(T0, false);
+    assertEquals(9, w.active(T0 + 1000), "one left before coming");
+    assertEquals(1, w.active(T0 + 600_000));
+    w.arrivedAdmittedAt(T0 + 10);
+    assertEquals(2, w.active(T0 + 600_000), "a fan who comes after the arrival window counts again");
+    w.stoppedAdmittedAt(T0, true);
+    assertEquals(1, w.active(T0 + 600_000), "one who came bought");
+  }
+
+  @Test
+  void placesCountedAfterARestartCountAsShoppingForTheWholeWindow() {
+    ShopperWindow w = new ShopperWindow(Duration.ofMinutes(30), Duration.ofMinutes(3));
+    w.admittedShopping(40, T0);
+    assertEquals(40, w.active(T0 + 600_000));
+  }
 }
