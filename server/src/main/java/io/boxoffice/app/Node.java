@@ -302,7 +302,9 @@ public final class Node {
     // /metrics is on the management port only (MetricsRoutes): per-event sales are not for fans.
     Route tree = api.seal(d.concat(accounts.routes(), admin.routes(), queue.routes(), shop.routes(), tickets.routes(),
         new OpenApiRoutes().routes()));
-    PageRoutes pages = new PageRoutes(identityTokens, ClientPrefix.fromConfig(config), manifests, queueTokens, clock, tokenMaxAge);
+    PageRoutes pages = new PageRoutes(identityTokens, ClientPrefix.fromConfig(config), manifests, queueTokens, clock, tokenMaxAge,
+        eventId -> views.seatMap(eventId).thenApply(v -> new PageRoutes.EventFacts(v.details().venueName(),
+            v.details().prices(), v.details().maxSeatsPerAccount(), v.details().seats(), v.details().holdSeconds())));
     org.apache.pekko.japi.function.Function<HttpRequest, CompletionStage<HttpResponse>> treeHandler = tree.handler(system);
     // The page the whole crowd repeats skips the routing tree; everything else goes through it.
     return new BrowserGuards(api).around(request -> {

@@ -23,8 +23,10 @@ public final class RouteNames {
     if (path.startsWith("/admin/")) return "admin";
     if (path.startsWith("/gate/")) return "gate";
     if (path.equals("/metrics")) return "metrics";
+    if (path.startsWith("/static/") || path.equals("/favicon.ico")) return "static";
     if (path.equals("/api/openapi.json")) return "openapi";
     if (path.startsWith("/api/accounts") || path.startsWith("/api/session")) return "accounts";
+    if (path.startsWith("/api/me/tickets/") && path.endsWith("/qr")) return "ticket_qr";
     if (path.startsWith("/api/orders/") || path.startsWith("/api/me/")) return "orders";
     if (path.startsWith("/api/events/")) {
       int idEnd = path.indexOf('/', "/api/events/".length());
@@ -39,6 +41,7 @@ public final class RouteNames {
         case "cart" -> "cart";
         case "seatmap" -> "seatmap";
         case "availability" -> "availability";
+        case "summary" -> "summary";
         default -> rest.startsWith("cart/holds") ? (method.equals("DELETE") ? "release" : "hold")
             : rest.startsWith("presale/") ? "presale" : "other";
       };

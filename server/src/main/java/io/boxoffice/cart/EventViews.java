@@ -1,19 +1,13 @@
 package io.boxoffice.cart;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.boxoffice.edge.ApiError;
 import io.boxoffice.inventory.EventDefinition;
 import io.boxoffice.inventory.EventInventory;
 import io.boxoffice.venue.SeatMap;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
+import io.boxoffice.venue.SeatMapWire;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HexFormat;
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -29,8 +23,16 @@ import org.apache.pekko.actor.typed.javadsl.AskPattern;
  * fetched from the event's inventory at most once per interval however many fans ask.
  */
 public final class EventViews {
-  /** The seat map as served: JSON bytes and their version (also the ETag). */
-  public record SeatMapView(String version, byte[] json) {}
+  /**
+   * The seat map as served, rendered once per event: the contract's JSON and the compact form
+   * ({@link SeatMapWire}), each also gzipped, their version (the ETag's root) and what a page
+   * shows of the event beside it.
+   */
+  public record SeatMapView(String version, byte[] json, byte[] jsonGzip, byte[] compact, byte[] compactGzip, Details details) {}
+
+  /** The event as a fan's page names it: its name, the venue's, a price per zone and the per-account limit. */
+  public record Details(String name, String venueName, Map<String, Integer> prices, int maxSeatsPerAccount, int seats,
+                        int holdSeconds) {}
 
   private final Function<String, RecipientRef<EventInventory.Command>> inventories;
   private final Scheduler scheduler;
@@ -88,31 +90,25 @@ public final class EventViews {
 
   private SeatMapView render(EventDefinition d) {
     SeatMap map = SeatMap.compile(d.venue());
-    List<Map<String, Object>> seats = new ArrayList<>(map.seatCount());
-    for (int s = 0; s < map.seatCount(); s++) {
-      int row = map.rowOf(s);
-      Map<String, Object> seat = new LinkedHashMap<>();
-      seat.put("seatId", map.seatId(s));
-      seat.put("section", map.sectionId(map.rowSection(row)));
-      seat.put("row", map.rowId(row));
-      seat.put("number", map.seatNumber(s));
-      String zone = map.zones().get(map.rowZone(row));
-      seat.put("zone", zone);
-      seat.put("priceCents", d.prices().get(zone));
-      seat.put("x", map.x(s));
-      seat.put("y", map.y(s));
-      seats.add(seat);
-    }
     try {
-      byte[] seatsJson = json.writeValueAsBytes(seats);
-      String version = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(seatsJson), 0, 8);
-      Map<String, Object> body = new LinkedHashMap<>();
-      body.put("version", version);
-      body.put("eventId", d.eventId());
-      body.put("seats", seats);
-      return new SeatMapView(version, json.writeValueAsBytes(body));
-    } catch (JsonProcessingException | NoSuchAlgorithmException e) {
+      SeatMapWire.Rendered r = SeatMapWire.render(json, d.eventId(), d.name(), map, d.prices(), d.maxSeatsPerAccount());
+      return new SeatMapView(r.version(), r.json(), gzip(r.json()), r.compact(), gzip(r.compact()),
+          new Details(d.name(), d.venue().name(), Map.copyOf(d.prices()), d.maxSeatsPerAccount(), map.seatCount(),
+          d.holdSeconds()));
+    } catch (java.io.IOException e) {
       throw new IllegalStateException("cannot render the seat map", e);
     }
+  }
+
+  private static byte[] gzip(byte[] bytes) {
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream(bytes.length / 8 + 64);
+    try (java.util.zip.GZIPOutputStream z = new java.util.zip.GZIPOutputStream(out, 1 << 16) {
+      { def.setLevel(java.util.zip.Deflater.BEST_COMPRESSION); }
+    }) {
+      z.write(bytes);
+    } catch (java.io.IOException e) {
+      throw new IllegalStateException(e);
+    }
+    return out.toByteArray();
   }
 }

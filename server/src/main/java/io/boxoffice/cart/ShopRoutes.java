@@ -108,18 +108,50 @@ public final class ShopRoutes extends AllDirectives {
     return bulkheads.guard(eventId, Bulkhead.Priority.READ, inner);
   }
 
+  /**
+   * The seat map, rendered once per event: the contract's JSON, or the compact form with
+   * {@code ?format=compact}; gzipped when the client accepts it (a 70,000-seat stadium is about
+   * 8 MB as plain contract JSON). Each form and encoding has its own ETag.
+   */
   private Route seatMap(String eventId) {
-    return onSuccess(views.seatMap(eventId), view -> optionalHeaderValueByName("If-None-Match", etag -> {
-      String tag = "\"" + view.version() + "\"";
-      List<org.apache.pekko.http.javadsl.model.HttpHeader> headers = List.of(
-          ETag.create(EntityTag.create(view.version(), false)),
-          RawHeader.create("Cache-Control", "public, max-age=31536000, immutable"));
-      if (etag.map(t -> t.equals(tag)).orElse(false)) {
-        return complete(HttpResponse.create().withStatus(304).addHeaders(headers));
+    return parameterOptional("format", format -> {
+      boolean compact = format.isPresent() && format.get().equals("compact");
+      if (format.isPresent() && !compact) return complete(api.error(400, "bad_request", "format must be compact or absent"));
+      return optionalHeaderValueByName("Accept-Encoding", accept -> {
+        boolean gzip = accept.map(ShopRoutes::acceptsGzip).orElse(false);
+        return onSuccess(views.seatMap(eventId), view -> optionalHeaderValueByName("If-None-Match", etag -> {
+          String version = view.version() + (compact ? "-c" : "") + (gzip ? "-gz" : "");
+          String tag = "\"" + version + "\"";
+          List<org.apache.pekko.http.javadsl.model.HttpHeader> headers = List.of(
+              ETag.create(EntityTag.create(version, false)),
+              RawHeader.create("Vary", "Accept-Encoding"),
+              RawHeader.create("Cache-Control", "public, max-age=31536000, immutable"));
+          if (etag.map(t -> t.equals(tag)).orElse(false)) {
+            return complete(HttpResponse.create().withStatus(304).addHeaders(headers));
+          }
+          byte[] body = compact ? (gzip ? view.compactGzip() : view.compact()) : (gzip ? view.jsonGzip() : view.json());
+          HttpResponse response = HttpResponse.create().withStatus(200).addHeaders(headers)
+              .withEntity(ContentTypes.APPLICATION_JSON, body);
+          return complete(gzip ? response.addHeader(RawHeader.create("Content-Encoding", "gzip")) : response);
+        }));
+      });
+    });
+  }
+
+  /** Whether an {@code Accept-Encoding} value allows gzip (listed, or by {@code *}, without {@code q=0}). */
+  static boolean acceptsGzip(String acceptEncoding) {
+    for (String part : acceptEncoding.toLowerCase(java.util.Locale.ROOT).split(",")) {
+      String[] p = part.trim().split(";");
+      String coding = p[0].trim();
+      if (!coding.equals("gzip") && !coding.equals("x-gzip") && !coding.equals("*")) continue;
+      boolean refused = false;
+      for (int i = 1; i < p.length; i++) {
+        String q = p[i].trim().replace(" ", "");
+        if (q.startsWith("q=") && q.substring(2).matches("0(\\.0{0,3})?")) refused = true;
       }
-      return complete(HttpResponse.create().withStatus(200).addHeaders(headers)
-          .withEntity(ContentTypes.APPLICATION_JSON, view.json()));
-    }));
+      if (!refused) return true;
+    }
+    return false;
   }
 
   private Route availability(String eventId) {

@@ -57,6 +57,8 @@ public final class TicketRoutes extends AllDirectives {
     return concat(
         path(segment("api").slash("orders").slash(segment()), orderId -> get(() -> identity.account(a -> order(a, orderId)))),
         path(segment("api").slash("me").slash("tickets"), () -> get(() -> identity.account(this::tickets))),
+        path(segment("api").slash("me").slash("tickets").slash(segment()).slash("qr"),
+            ticketId -> get(() -> identity.account(a -> qr(a, ticketId)))),
         path(segment("gate").slash("scan"), () -> post(() -> gate(() -> api.body(ScanRequest.class, this::scan)))));
   }
 
@@ -71,6 +73,20 @@ public final class TicketRoutes extends AllDirectives {
     CompletionStage<HttpResponse> response = AskPattern
         .<TicketWallet.Command, TicketWallet.Tickets>ask(wallets.apply(account), TicketWallet.GetTickets::new, api.askTimeout(), scheduler)
         .thenApply(t -> api.json(200, Map.of("tickets", t.tickets())));
+    return api.respond(response);
+  }
+
+  /** The ticket's barcode as a QR code (PNG), for the ticket's owner only: 404 for anyone else, as for an unknown ticket. */
+  private Route qr(String account, String ticketId) {
+    if (ticketId.isEmpty() || ticketId.length() > 128) return complete(api.error(404, "not_found", "no such ticket"));
+    CompletionStage<HttpResponse> response = AskPattern
+        .<TicketWallet.Command, TicketWallet.Tickets>ask(wallets.apply(account), TicketWallet.GetTickets::new, api.askTimeout(), scheduler)
+        .thenApply(t -> t.tickets().stream().filter(ticket -> ticket.ticketId().equals(ticketId)).findFirst()
+            .map(ticket -> HttpResponse.create().withStatus(200)
+                .withEntity(org.apache.pekko.http.javadsl.model.ContentTypes.create(
+                    org.apache.pekko.http.javadsl.model.MediaTypes.IMAGE_PNG), TicketQr.png(ticket.barcode()))
+                .addHeader(org.apache.pekko.http.javadsl.model.headers.RawHeader.create("Cache-Control", "private, no-store")))
+            .orElseGet(() -> api.error(404, "not_found", "no such ticket")));
     return api.respond(response);
   }
 

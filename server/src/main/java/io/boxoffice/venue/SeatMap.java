@@ -110,36 +110,65 @@ public final class SeatMap {
   }
 
   /**
-   * Drawing coordinates: floor-like sections (no bowl) on a grid in the middle, the others on
-   * concentric rings, one ring per distinct zone after the first, sections spread around it.
+   * Drawing coordinates, about one unit between neighbouring seats everywhere: floor-like
+   * sections (the first zone) side by side on a grid in the middle; every later zone on a ring
+   * around what is inside it, one unit of arc a seat and one unit a row outwards, its sections
+   * one after another around the ring (centred at the top when they need less than a full turn).
+   * The ring's radius is what its seats need, and never less than what lies inside plus a gap.
    */
   private static final class Geometry {
+    private static final double GAP = 4;
     private final int[] ring;
-    private final int[] indexInRing;
-    private final int[] sectionsInRing;
+    private final double[] sectionStart;
+    private final int[] sectionWidth;
     private final int[] gridColumn;
+    private final double[] ringRadius;
+    private final double[] ringCircumference;
+    private final double floorWidth;
+    private final double floorDepth;
 
     Geometry(VenueLayout layout) {
       int n = layout.sections().size();
       ring = new int[n];
-      indexInRing = new int[n];
+      sectionStart = new double[n];
+      sectionWidth = new int[n];
       gridColumn = new int[n];
       Map<String, Integer> ringOfZone = new LinkedHashMap<>();
-      List<Integer> counts = new ArrayList<>();
+      List<Double> used = new ArrayList<>();
+      List<Integer> depth = new ArrayList<>();
       int column = 0;
+      int floorRows = 0;
       for (int s = 0; s < n; s++) {
         VenueLayout.Section section = layout.sections().get(s);
         int r = ringOfZone.computeIfAbsent(section.zone(), z -> ringOfZone.size());
         ring[s] = r;
-        if (counts.size() <= r) counts.add(0);
-        indexInRing[s] = counts.get(r);
-        counts.set(r, counts.get(r) + 1);
+        sectionWidth[s] = widest(section);
+        if (used.size() <= r) { used.add(0.0); depth.add(0); }
         if (r == 0) {
           gridColumn[s] = column;
-          column += widest(section) + 2;
+          column += sectionWidth[s] + 2;
+          floorRows = Math.max(floorRows, section.rows().size());
+        } else {
+          sectionStart[s] = used.get(r);
+          used.set(r, used.get(r) + sectionWidth[s] + 2);
+          depth.set(r, Math.max(depth.get(r), section.rows().size()));
         }
       }
-      sectionsInRing = counts.stream().mapToInt(Integer::intValue).toArray();
+      floorWidth = Math.max(0, column - 2);
+      floorDepth = floorRows;
+      int rings = used.size();
+      ringRadius = new double[rings];
+      ringCircumference = new double[rings];
+      double outer = Math.hypot(floorWidth / 2, floorDepth / 2);
+      for (int r = 1; r < rings; r++) {
+        double radius = Math.max(outer + GAP, used.get(r) / (2 * Math.PI));
+        ringRadius[r] = radius;
+        ringCircumference[r] = 2 * Math.PI * radius;
+        // Sections that need less than the whole turn sit centred at the top.
+        double offset = -used.get(r) / 2;
+        for (int s = 0; s < n; s++) if (ring[s] == r) sectionStart[s] += offset;
+        outer = radius + depth.get(r);
+      }
     }
 
     private static int widest(VenueLayout.Section section) {
@@ -149,10 +178,15 @@ public final class SeatMap {
     }
 
     float[] position(int section, int row, int number, int rowSeats) {
-      if (ring[section] == 0) return new float[] {gridColumn[section] + number, row};
-      double radius = 200.0 * ring[section] + 4.0 * row;
-      double span = 2 * Math.PI / sectionsInRing[ring[section]];
-      double angle = span * (indexInRing[section] + (number - 0.5) / Math.max(rowSeats, 1) * 0.9);
+      // A shorter row is centred in its section.
+      double along = (sectionWidth[section] - rowSeats) / 2.0 + number - 0.5;
+      if (ring[section] == 0) {
+        return new float[] {(float) (gridColumn[section] + along - floorWidth / 2), (float) (row + 0.5 - floorDepth / 2)};
+      }
+      int r = ring[section];
+      double radius = ringRadius[r] + row;
+      // Arc length measured on the ring's inner edge; angle 0 at the top, clockwise.
+      double angle = 2 * Math.PI * (sectionStart[section] + along) / ringCircumference[r] - Math.PI / 2;
       return new float[] {(float) (radius * Math.cos(angle)), (float) (radius * Math.sin(angle))};
     }
   }

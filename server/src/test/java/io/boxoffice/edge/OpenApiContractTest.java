@@ -295,6 +295,10 @@ class OpenApiContractTest {
         fan.send("GET", q + "/queue/status", null).json().path("state").asText().equals("admitted"));
     expect(200, call(fan, "GET", q + "/queue/status", null));
     expect(200, call(fan, "GET", q + "/seatmap", null));
+    expect(200, call(fan, "GET", q + "/seatmap?format=compact", null));
+    expect(400, call(fan, "GET", q + "/seatmap?format=everything", null));
+    expect(200, call(anon, "GET", q + "/summary", null));
+    expect(404, call(anon, "GET", "/api/events/oa-none-" + tag + "/summary", null));
     expect(200, call(fan, "GET", q + "/availability", null));
     expect(200, call(fan, "POST", q + "/cart/holds", "{\"best\":{\"quantity\":1,\"zone\":\"upper\"}}"));
 
@@ -327,6 +331,10 @@ class OpenApiContractTest {
     expect(401, call(anon, "GET", "/api/orders/" + orderId, null));
     expect(200, call(fan, "GET", "/api/me/tickets", null));
     expect(401, call(anon, "GET", "/api/me/tickets", null));
+    String qr = "/api/me/tickets/" + order.get("tickets").get(0).get("ticketId").asText() + "/qr";
+    expect(200, call(fan, "GET", qr, null));
+    expect(404, call(rival, "GET", qr, null));
+    expect(401, call(anon, "GET", qr, null));
 
     // ---- gates -----------------------------------------------------------------------------
     String barcode = order.get("tickets").get(0).get("barcode").asText();
@@ -363,7 +371,8 @@ class OpenApiContractTest {
     Set<String> served = new TreeSet<>();
     Set<String> documented = contract.operations().stream().map(OpenApiContract.Operation::toString).collect(Collectors.toSet());
     for (OpenApiContract.Operation op : contract.operations()) {
-      String path = op.template().replace("{eventId}", open).replace("{seatId}", "A-1-3").replace("{orderId}", orderId);
+      String path = op.template().replace("{eventId}", open).replace("{seatId}", "A-1-3").replace("{orderId}", orderId)
+          .replace("{ticketId}", order.get("tickets").get(0).get("ticketId").asText());
       for (String method : List.of("GET", "POST", "PUT", "PATCH", "DELETE")) {
         if (documented.contains(method + " " + op.template())) continue;
         HttpFan.Reply r = fan.send(method, path, method.equals("GET") ? null : "{}", "Authorization", "Bearer " + TestNode.ADMIN_TOKEN);

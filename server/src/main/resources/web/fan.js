@@ -1,0 +1,812 @@
+'use strict';
+// The fan's page for one event: sign-in and sign-up, the waiting room, then the shop (seat map,
+// holds, cart with its timer, checkout) and the tickets. The server picks the first view
+// (body[data-view]); the page moves from the room to the shop by itself when the fan is admitted.
+(() => {
+  const eventId = decodeURIComponent(location.pathname.split('/')[2] || '');
+  const base = `/api/events/${encodeURIComponent(eventId)}`;
+  const $ = id => document.getElementById(id);
+  const show = (id, on) => { $(id).hidden = !on; };
+  const fan = { event: null, skewMs: 0, signedIn: false, view: document.body.dataset.view };
+  const money = cents => (cents / 100).toLocaleString('en', { style: 'currency', currency: 'EUR' });
+  const plural = (n, one, many) => `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
+  const serverNow = () => Date.now() + fan.skewMs;
+
+  function announce(text) { $('live').textContent = text; }
+
+  async function call(method, path, body, headers) {
+    let r;
+    try {
+      r = await fetch(path, { method, credentials: 'same-origin', cache: 'no-store',
+        headers: Object.assign(body !== undefined ? { 'Content-Type': 'application/json' } : {}, headers || {}),
+        body: body !== undefined ? JSON.stringify(body) : undefined });
+    } catch (e) {
+      return { status: 0, body: null, headers: new Headers() };
+    }
+    let json = null;
+    try { json = await r.json(); } catch (e) { /* no JSON body */ }
+    return { status: r.status, body: json, headers: r.headers };
+  }
+  const message = (r, fallback) => (r.body && r.body.message) || `${fallback} (${r.status || 'no connection'})`;
+
+  function mmss(ms) {
+    const s = Math.max(0, Math.ceil(ms / 1000));
+    const h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), sec = s % 60;
+    const two = n => String(n).padStart(2, '0');
+    return h > 0 ? `${h}:${two(m)}:${two(sec)}` : `${two(m)}:${two(sec)}`;
+  }
+
+  // ---- the event ---------------------------------------------------------------------------
+
+  async function loadEvent() {
+    const r = await call('GET', `${base}/summary`);
+    if (r.status !== 200) return;
+    fan.event = r.body;
+    if (!r.body.name) { $('event-name').textContent = 'This event is not on sale yet'; return; }
+    if (r.body.now) fan.skewMs = Date.parse(r.body.now) - Date.now();
+    $('event-name').textContent = r.body.name;
+    document.title = `${r.body.name} · ${document.title}`;
+    const starts = r.body.startsAt ? new Date(r.body.startsAt) : null;
+    const venue = r.body.venueName || r.body.venueId;
+    $('event-where').textContent = starts
+      ? `${venue} · ${starts.toLocaleDateString('en', { weekday: 'short', day: 'numeric', month: 'long', year: 'numeric' })}`
+        + ` · sale starts ${starts.toLocaleTimeString('en', { hour: '2-digit', minute: '2-digit', timeZoneName: 'short' })}`
+      : venue;
+    tickClock();
+  }
+
+  function tickClock() {
+    const e = fan.event;
+    if (!e) return;
+    const now = serverNow();
+    const lobby = e.lobbyOpensAt ? Date.parse(e.lobbyOpensAt) : 0;
+    const start = e.startsAt ? Date.parse(e.startsAt) : 0;
+    let text = '';
+    if (e.open) text = 'On sale now';
+    else if (lobby && now < lobby) text = `Lobby opens in ${mmss(lobby - now)}`;
+    else if (start && now < start) text = `Sale starts in ${mmss(start - now)}`;
+    else if (start) text = 'On sale now';
+    $('event-when').textContent = text;
+  }
+
+  // ---- signing in and up --------------------------------------------------------------------
+
+  async function signIn(email, password, errorId) {
+    const r = await call('POST', '/api/session', { email, password });
+    if (r.status === 200) {
+      fan.signedIn = true;
+      $(errorId).textContent = '';
+      announce('Signed in.');
+      return route();
+    }
+    if (r.status === 401) $(errorId).textContent = 'That email and password do not match an account.';
+    else if (r.status === 429) $(errorId).textContent = `Too many attempts: try again in ${r.headers.get('Retry-After') || 'a few'} seconds.`;
+    else $(errorId).textContent = message(r, 'Could not sign in');
+  }
+
+  $('signin-form').addEventListener('submit', ev => {
+    ev.preventDefault();
+    signIn($('signin-email').value.trim(), $('signin-password').value, 'signin-error');
+  });
+  $('show-signup').addEventListener('click', () => {
+    const open = $('signup-form').hidden;
+    show('signup-form', open);
+    $('show-signup').setAttribute('aria-expanded', String(open));
+    if (open) $('signup-email').focus();
+  });
+  $('signup-form').addEventListener('submit', async ev => {
+    ev.preventDefault();
+    const email = $('signup-email').value.trim(), password = $('signup-password').value;
+    if (password.length < 10) { $('signup-error').textContent = 'The password needs at least 10 characters.'; return; }
+    const r = await call('POST', '/api/accounts', { email, password });
+    if (r.status === 201) return signIn(email, password, 'signup-error');
+    if (r.status === 409) $('signup-error').textContent = 'There is already an account with this email: sign in above.';
+    else if (r.status === 429) $('signup-error').textContent = `Too many attempts: try again in ${r.headers.get('Retry-After') || 'a few'} seconds.`;
+    else $('signup-error').textContent = message(r, 'Could not create the account');
+  });
+  $('signout').addEventListener('click', async () => {
+    await call('DELETE', '/api/session');
+    sessionStorage.clear();
+    location.reload();
+  });
+
+  function needSignIn() {
+    fan.signedIn = false;
+    show('auth', true); show('signout', false);
+    show('room', false); show('shop', false); show('cart', false); show('tickets', false);
+    announce('Sign in or create an account to continue.');
+  }
+
+  // ---- the waiting room ---------------------------------------------------------------------
+
+  const STATES = {
+    scheduled: 'The lobby is not open yet. Come back when it opens.',
+    lobby: 'You are in the lobby. Places are drawn by lottery when the sale starts.',
+    waiting: 'You are in line.',
+    paused: 'The sale is paused for a moment; your place is kept.',
+    sold_out: 'Sold out. Sorry!',
+    closed: 'Your shopping time has ended.',
+    left: 'You left the line.',
+    admitted: 'It is your turn! Opening the shop…'
+  };
+  const room = { timer: 0, history: [], state: '' };
+
+  /** People a minute the line moves: what it did lately, else the rate capped by the shoppers the sale lets in at once. */
+  function lineRate(s) {
+    const h = room.history;
+    if (h.length >= 2) {
+      const a = h[0], b = h[h.length - 1];
+      if (b.t - a.t >= 20000 && b.upTo > a.upTo) return (b.upTo - a.upTo) * 60000 / (b.t - a.t);
+    }
+    const e = fan.event || {};
+    const perMinute = e.admissionPerMinute || s.admissionPerMinute || 0;
+    if (!e.maxActiveShoppers || !e.holdSeconds) return perMinute;
+    // Little's law: at most maxActiveShoppers shop at once, each for up to about a hold's time.
+    return Math.min(perMinute, e.maxActiveShoppers * 60 / e.holdSeconds);
+  }
+
+  function renderStanding(s) {
+    show('join-form', false);
+    show('standing', true);
+    room.state = s.state;
+    $('state-text').textContent = STATES[s.state] || s.state;
+    show('position-row', !!s.position);
+    $('position').textContent = s.position ? s.position.toLocaleString('en') : '';
+    const waiting = s.state === 'waiting' || s.state === 'paused';
+    const ahead = s.position ? Math.max(0, s.position - s.admittedUpTo - 1) : 0;
+    show('ahead-row', waiting);
+    $('ahead').textContent = ahead === 0 ? 'Nobody is ahead of you.'
+      : `${plural(ahead, 'person is', 'people are')} ahead of you.`;
+    const rate = lineRate(s);
+    show('wait-row', waiting && ahead > 0);
+    if (rate > 0) {
+      const minutes = ahead / rate;
+      const pace = rate >= 1.5 ? `about ${plural(Math.round(rate), 'person', 'people')} a minute`
+        : rate >= 0.75 ? 'about one person a minute' : `about one person every ${Math.round(1 / rate)} minutes`;
+      $('wait').textContent = (minutes < 1.5 ? 'About a minute' : minutes < 90 ? `About ${Math.round(minutes)} minutes`
+        : `About ${(minutes / 60).toFixed(1)} hours`) + ` (the line moves ${pace}).`;
+    } else {
+      $('wait').textContent = 'The line is not moving right now.';
+    }
+    // Before the start the room has not counted the seats yet: the venue's count is the honest number.
+    const early = s.state === 'lobby' || s.state === 'scheduled';
+    const seats = early ? (fan.event && fan.event.seats) : s.seatsRemaining;
+    show('seats-row', seats !== undefined && seats !== null);
+    if (early && seats) {
+      $('seats-left').textContent = `${plural(seats, 'seat', 'seats')} in this sale.`;
+    } else if (seats !== undefined && seats !== null) {
+      $('seats-left').textContent = `${plural(seats, 'seat', 'seats')} left.`
+        + (waiting && seats > 0 && ahead * 2 > seats ? ' They may be gone before your turn.' : '');
+    }
+    show('leave', ['lobby', 'waiting', 'paused'].includes(s.state));
+  }
+
+  async function refreshRoom() {
+    const s = await call('GET', `${base}/queue/status`);
+    if (s.status === 401) return needSignIn();
+    fan.signedIn = s.status !== 0;
+    show('auth', false); show('signout', true);
+    show('room', true);
+    if (s.status === 403 && s.body && s.body.error === 'not_on_sale') {
+      show('join-form', false); show('standing', true);
+      $('state-text').textContent = 'This event is not on sale.';
+      show('leave', false);
+      return schedule(10000);
+    }
+    if (s.status === 403) {
+      show('standing', false); show('join-form', true);
+      const open = fan.event && fan.event.open;
+      $('join-text').textContent = open ? 'Tickets for this event are on sale now.' : 'Join the line for this sale.';
+      show('lottery-text', !open);
+      $('join-button').textContent = open ? 'Go to the shop' : 'Join the line';
+      return schedule(15000);
+    }
+    if (s.status !== 200) { announce('Reconnecting…'); return schedule(3000); }
+    const previous = room.state;
+    room.history.push({ t: serverNow(), upTo: s.body.admittedUpTo });
+    if (room.history.length > 30) room.history.shift();
+    renderStanding(s.body);
+    if (previous !== s.body.state) announce(STATES[s.body.state] || s.body.state);
+    if (s.body.state === 'admitted') return enterShop();
+    // Asked again when something may have changed for this fan: at the start (the lottery), when the
+    // line comes near, now and then otherwise; spread over a second so that a crowd does not ask at once.
+    const jitter = Math.random() * 1000;
+    const e = fan.event || {};
+    const start = e.startsAt ? Date.parse(e.startsAt) - serverNow() : 0;
+    const near = s.body.position && s.body.position - s.body.admittedUpTo <= Math.max(20, lineRate(s.body) / 6);
+    let next = near ? 2000 : 10000;
+    if (s.body.state === 'lobby' || s.body.state === 'scheduled') next = start > 0 ? Math.min(30000, start + 500) : 2000;
+    schedule(next + jitter);
+    loadTickets();
+  }
+
+  function schedule(ms) {
+    clearTimeout(room.timer);
+    room.timer = setTimeout(refreshRoom, ms);
+  }
+
+  async function sha256Bits(text) {
+    const d = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
+    let n = 0;
+    for (const b of d) { if (b === 0) { n += 8; continue; } return n + Math.clz32(b) - 24; }
+    return n;
+  }
+
+  $('join-form').addEventListener('submit', async ev => {
+    ev.preventDefault();
+    $('join-error').textContent = '';
+    $('join-button').disabled = true;
+    try {
+      const body = {};
+      if (!$('code').hidden) body.code = $('code').value.trim();
+      const c = await call('GET', `${base}/queue/challenge`);
+      if (c.status === 200 && c.body.bits > 0) {
+        announce('One moment: proving this is a person, not a script…');
+        let nonce = 0;
+        while (await sha256Bits(`${c.body.challenge}:${nonce}`) < c.body.bits) nonce++;
+        body.pow = { challenge: c.body.challenge, nonce: String(nonce) };
+      }
+      // Joining again keeps the one place, so a busy answer is simply asked again, a few times.
+      let r = await call('POST', `${base}/queue`, body);
+      for (let tries = 0; tries < 4 && (r.status === 503 || r.status === 0); tries++) {
+        $('join-error').textContent = 'Busy for a moment: trying again…';
+        await new Promise(resolve => setTimeout(resolve, 1000 * Math.min(5, Number(r.headers.get('Retry-After')) || 1)));
+        r = await call('POST', `${base}/queue`, body);
+      }
+      if (r.status === 200) {
+        $('join-error').textContent = '';
+        if (r.body.state === 'admitted') return enterShop();
+        announce(STATES[r.body.state] || 'You joined the line.');
+        return refreshRoom();
+      }
+      if (r.body && r.body.error === 'bad_code') {
+        show('code', true); show('code-label', true);
+        $('join-text').textContent = 'This is a presale: enter your code.';
+        $('code').focus();
+      }
+      $('join-error').textContent = message(r, 'Could not join');
+    } finally {
+      $('join-button').disabled = false;
+    }
+  });
+
+  $('leave').addEventListener('click', async () => {
+    if (!confirm('Leave the line? Your place goes to the next person and cannot be given back.')) return;
+    const r = await call('DELETE', `${base}/queue`);
+    if (r.status === 204) {
+      clearTimeout(room.timer);
+      room.state = 'left';
+      renderStanding({ state: 'left', admittedUpTo: 0 });
+      show('leave', false);
+      announce('You left the line.');
+    } else {
+      announce(message(r, 'Could not leave the line'));
+    }
+  });
+
+  // ---- the shop: seat map -------------------------------------------------------------------
+
+  const ZONE_COLOURS = ['#2e9d5b', '#0f8b8d', '#8a5cc2', '#b0782a', '#c2557a', '#7a9a1f'];
+  const COLOUR = { picked: '#f08c00', mine: '#1f5fd6', held: '#c9c9c9', sold: '#555555' };
+  const map = {
+    n: 0, x: null, y: null, rowOf: null, rows: [], rowByPrefix: new Map(), sections: [], zones: [], prices: {}, zoneOfRow: null,
+    status: null, version: '', picked: new Set(), mine: new Set(), view: null, zoom: 1, cx: 0, cy: 0,
+    grid: null, cell: 1, minX: 0, minY: 0, maxX: 0, maxY: 0, spacing: 1, drawMs: 0, timer: 0, max: 8
+  };
+  const cart = { seats: [], expiresAt: 0, warned: false, timer: 0, paying: false };
+  const CHECKOUT_KEY = `bo-checkout-${eventId}`;
+
+  function seatId(i) {
+    const r = map.rows[map.rowOf[i]];
+    return `${map.sections[r.section]}-${r.id}-${i - r.start + 1}`;
+  }
+  /** The seat's index from its id {@code <section>-<row>-<n>}, or -1 for a seat this map does not have. */
+  function indexOf(id) {
+    const dash = id.lastIndexOf('-');
+    const row = map.rowByPrefix.get(id.slice(0, dash + 1));
+    const k = Number(id.slice(dash + 1));
+    if (row === undefined || !Number.isInteger(k) || k < 1 || k > map.rows[row].seats) return -1;
+    return map.rows[row].start + k - 1;
+  }
+  const zoneOf = i => map.zones[map.rows[map.rowOf[i]].zone];
+
+  /** Reads the compact seat map (see SeatMapWire): sections, rows and scaled coordinates in seat-map order. */
+  function loadMap(m) {
+    map.version = m.version;
+    map.zones = m.zones;
+    map.prices = m.prices;
+    map.max = m.maxSeatsPerAccount || 8;
+    map.n = m.seatCount;
+    map.x = new Float32Array(map.n); map.y = new Float32Array(map.n); map.rowOf = new Int32Array(map.n);
+    map.rows = []; map.sections = []; map.rowByPrefix = new Map();
+    let i = 0;
+    for (const s of m.sections) {
+      const section = map.sections.length;
+      map.sections.push(s.id);
+      for (const r of s.rows) {
+        const row = map.rows.length;
+        map.rows.push({ id: r.id, section, zone: s.zone, start: i, seats: r.seats });
+        map.rowByPrefix.set(`${s.id}-${r.id}-`, row);
+        for (let k = 0; k < r.seats; k++, i++) {
+          map.x[i] = r.xy[2 * k] / m.scale; map.y[i] = r.xy[2 * k + 1] / m.scale; map.rowOf[i] = row;
+        }
+      }
+    }
+    map.status = new Uint8Array(map.n);
+    let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+    for (let k = 0; k < map.n; k++) {
+      if (map.x[k] < minX) minX = map.x[k]; if (map.x[k] > maxX) maxX = map.x[k];
+      if (map.y[k] < minY) minY = map.y[k]; if (map.y[k] > maxY) maxY = map.y[k];
+    }
+    Object.assign(map, { minX, minY, maxX, maxY, cx: (minX + maxX) / 2, cy: (minY + maxY) / 2, zoom: 1 });
+    // Seats sit about a unit apart: a grid of cells a few units wide finds the seat under a click.
+    map.spacing = 1;
+    map.cell = 4;
+    map.grid = new Map();
+    for (let k = 0; k < map.n; k++) {
+      const key = Math.floor(map.x[k] / map.cell) * 100003 + Math.floor(map.y[k] / map.cell);
+      let list = map.grid.get(key);
+      if (!list) map.grid.set(key, list = []);
+      list.push(k);
+    }
+    // Each seat is drawn as big as the gap to its nearest neighbour allows (a floor seat is a
+    // unit from the next, a bowl seat several), found through the same grid.
+    map.near = new Float32Array(map.n);
+    for (let k = 0; k < map.n; k++) {
+      const gx = Math.floor(map.x[k] / map.cell), gy = Math.floor(map.y[k] / map.cell);
+      let best = 36;
+      for (let ax = gx - 1; ax <= gx + 1; ax++) {
+        for (let ay = gy - 1; ay <= gy + 1; ay++) {
+          for (const j of map.grid.get(ax * 100003 + ay) || []) {
+            if (j === k) continue;
+            const d = (map.x[j] - map.x[k]) ** 2 + (map.y[j] - map.y[k]) ** 2;
+            if (d < best) best = d;
+          }
+        }
+      }
+      map.near[k] = Math.sqrt(best);
+    }
+    renderPrices();
+  }
+
+  function renderPrices() {
+    const list = $('prices');
+    list.replaceChildren();
+    const zone = $('zone');
+    zone.replaceChildren(new Option('any zone', ''));
+    map.zones.forEach((z, k) => {
+      const li = document.createElement('li');
+      const sw = document.createElement('span');
+      sw.className = 'swatch';
+      sw.style.background = ZONE_COLOURS[k % ZONE_COLOURS.length];
+      li.append(sw, `${z}: ${money(map.prices[z])}`);
+      list.append(li);
+      zone.append(new Option(`${z} (${money(map.prices[z])})`, z));
+    });
+    const q = $('quantity');
+    const chosen = Number(q.value) || 2;
+    q.replaceChildren();
+    for (let k = 1; k <= map.max; k++) q.append(new Option(String(k), String(k), false, k === Math.min(chosen, map.max)));
+  }
+
+  /** Canvas transform: venue units to canvas pixels. */
+  function transform(canvas) {
+    const w = canvas.width, h = canvas.height, pad = 12;
+    const spanX = Math.max(1, map.maxX - map.minX + 2), spanY = Math.max(1, map.maxY - map.minY + 2);
+    const s = Math.min((w - 2 * pad) / spanX, (h - 2 * pad) / spanY) * map.zoom;
+    return { s, ox: w / 2 - map.cx * s, oy: h / 2 - map.cy * s };
+  }
+
+  function sizeCanvas() {
+    const canvas = $('map');
+    const width = Math.max(280, Math.floor(canvas.parentElement.clientWidth));
+    const spanX = Math.max(1, map.maxX - map.minX + 2), spanY = Math.max(1, map.maxY - map.minY + 2);
+    const height = Math.max(220, Math.min(Math.round(width * spanY / spanX), Math.round(window.innerHeight * 0.7)));
+    if (canvas.width !== width || canvas.height !== height) { canvas.width = width; canvas.height = height; }
+  }
+
+  /** Draws every seat, one fill colour at a time (a colour change per seat is what makes 70,000 seats slow). */
+  function draw() {
+    if (!map.n) return;
+    const started = performance.now();
+    const canvas = $('map');
+    sizeCanvas();
+    const g = canvas.getContext('2d');
+    g.clearRect(0, 0, canvas.width, canvas.height);
+    const t = transform(canvas);
+
+    const classes = map.zones.length + 4;
+    const buckets = Array.from({ length: classes }, () => []);
+    for (let i = 0; i < map.n; i++) {
+      let c;
+      const st = map.status[i];
+      if (map.picked.has(i)) c = map.zones.length;
+      else if (map.mine.has(i)) c = map.zones.length + 1;
+      else if (st === 1) c = map.zones.length + 2;
+      else if (st === 2) c = map.zones.length + 3;
+      else c = map.rows[map.rowOf[i]].zone;
+      buckets[c].push(i);
+    }
+    const colours = map.zones.map((z, k) => ZONE_COLOURS[k % ZONE_COLOURS.length])
+      .concat([COLOUR.picked, COLOUR.mine, COLOUR.held, COLOUR.sold]);
+    for (let c = 0; c < classes; c++) {
+      g.fillStyle = colours[c];
+      for (const i of buckets[c]) {
+        const size = Math.max(1.5, Math.min(map.near[i] * t.s * 0.8, 28));
+        g.fillRect(t.ox + map.x[i] * t.s - size / 2, t.oy + map.y[i] * t.s - size / 2, size, size);
+      }
+    }
+    map.drawMs = performance.now() - started;
+    window.boxofficeDrawMs = map.drawMs;
+    const available = map.n - map.status.reduce((a, s) => a + (s === 0 ? 0 : 1), 0);
+    $('map').setAttribute('aria-label', `Seat map: ${plural(available, 'seat', 'seats')} available of ${map.n.toLocaleString('en')}.`
+      + ' Use best seats below to choose with the keyboard.');
+    $('map-info').textContent = `${plural(available, 'seat', 'seats')} available`;
+  }
+
+  function seatAt(px, py) {
+    const canvas = $('map');
+    const t = transform(canvas);
+    const x = (px - t.ox) / t.s, y = (py - t.oy) / t.s;
+    const reach = Math.max(0.75, 8 / t.s);
+    let best = -1, bestD = reach * reach;
+    const cx = Math.floor(x / map.cell), cy = Math.floor(y / map.cell);
+    const cells = Math.ceil(reach / map.cell);
+    for (let gx = cx - cells; gx <= cx + cells; gx++) {
+      for (let gy = cy - cells; gy <= cy + cells; gy++) {
+        for (const i of map.grid.get(gx * 100003 + gy) || []) {
+          const d = (map.x[i] - x) ** 2 + (map.y[i] - y) ** 2;
+          if (d < bestD) { bestD = d; best = i; }
+        }
+      }
+    }
+    return best;
+  }
+
+  function renderPicked() {
+    const ids = [...map.picked].map(seatId);
+    const total = [...map.picked].reduce((a, i) => a + map.prices[zoneOf(i)], 0);
+    $('picked-text').textContent = ids.length
+      ? `Picked: ${ids.join(', ')} (${money(total)})`
+      : 'Click seats on the map to pick them, or let us find the best ones below.';
+    $('hold-picked').disabled = ids.length === 0;
+    $('hold-picked').textContent = ids.length ? `Hold ${plural(ids.length, 'seat', 'seats')}` : 'Hold picked seats';
+  }
+
+  let drag = null;
+  $('map').addEventListener('pointerdown', ev => { drag = { x: ev.clientX, y: ev.clientY, cx: map.cx, cy: map.cy, moved: false }; });
+  $('map').addEventListener('pointermove', ev => {
+    if (!drag || map.zoom <= 1) return;
+    const canvas = $('map');
+    const ratio = canvas.width / canvas.getBoundingClientRect().width;
+    const dx = (ev.clientX - drag.x) * ratio, dy = (ev.clientY - drag.y) * ratio;
+    if (Math.abs(dx) + Math.abs(dy) > 4) drag.moved = true;
+    if (!drag.moved) return;
+    const t = transform(canvas);
+    map.cx = drag.cx - dx / t.s; map.cy = drag.cy - dy / t.s;
+    draw();
+  });
+  $('map').addEventListener('pointerup', ev => {
+    const wasDrag = drag && drag.moved;
+    drag = null;
+    if (wasDrag) return;
+    const canvas = $('map');
+    const rect = canvas.getBoundingClientRect();
+    const ratio = canvas.width / rect.width;
+    const i = seatAt((ev.clientX - rect.left) * ratio, (ev.clientY - rect.top) * ratio);
+    if (i < 0) return;
+    if (map.picked.has(i)) map.picked.delete(i);
+    else if (map.status[i] !== 0 || map.mine.has(i)) { announce(`Seat ${seatId(i)} is not available.`); return; }
+    else if (map.picked.size + cart.seats.length >= map.max) { announce(`You can have at most ${map.max} seats.`); return; }
+    else map.picked.add(i);
+    renderPicked();
+    draw();
+  });
+  const zoomBy = f => { map.zoom = Math.min(64, Math.max(1, map.zoom * f)); if (map.zoom === 1) { map.cx = (map.minX + map.maxX) / 2; map.cy = (map.minY + map.maxY) / 2; } draw(); };
+  $('zoom-in').addEventListener('click', () => zoomBy(2));
+  $('zoom-out').addEventListener('click', () => zoomBy(0.5));
+  $('zoom-reset').addEventListener('click', () => { map.zoom = 2; zoomBy(0.5); });
+  window.addEventListener('resize', () => draw());
+
+  async function refreshAvailability() {
+    clearTimeout(map.timer);
+    const r = await fetch(`${base}/availability`, { credentials: 'same-origin' }).catch(() => null);
+    if (r && r.status === 200) {
+      const bits = new Uint8Array(await r.arrayBuffer());
+      for (let i = 0; i < map.n; i++) map.status[i] = (bits[i >> 2] >> (6 - 2 * (i & 3))) & 3;
+      // A seat someone else took since it was picked can no longer be held: drop it.
+      for (const i of [...map.picked]) if (map.status[i] !== 0) map.picked.delete(i);
+      renderPicked();
+      draw();
+    } else if (r && r.status === 403) {
+      return lostAdmission();
+    }
+    map.timer = setTimeout(refreshAvailability, 1000);
+  }
+
+  function lostAdmission() {
+    clearTimeout(map.timer);
+    announce('Your shopping time has ended.');
+    $('hold-error').textContent = 'Your shopping time has ended.';
+    $('best-button').disabled = true;
+    $('hold-picked').disabled = true;
+  }
+
+  // ---- the shop: holds ----------------------------------------------------------------------
+
+  async function hold(body) {
+    $('hold-error').textContent = '';
+    const r = await call('POST', `${base}/cart/holds`, body);
+    if (r.status === 200) {
+      map.picked.clear();
+      renderPicked();
+      announce(`Held ${r.body.seats.map(s => s.seatId).join(', ')}.`);
+      await loadCart();
+      return;
+    }
+    if (r.status === 409 && r.body && r.body.error === 'seats_taken') {
+      const taken = r.body.seats || [];
+      for (const id of taken) { const i = indexOf(id); if (i >= 0) { map.picked.delete(i); map.status[i] = 1; } }
+      renderPicked(); draw();
+      $('hold-error').textContent = `Just taken by someone else: ${taken.join(', ')}. Nothing was held; pick again.`;
+    } else if (r.status === 409 && r.body && r.body.error === 'no_seats') {
+      $('hold-error').textContent = 'No seats together fit that choice. Try fewer seats, another zone or a higher price.';
+    } else if (r.status === 422) {
+      $('hold-error').textContent = `That is more than the ${map.max} seats one account may have.`;
+    } else if (r.status === 403) {
+      lostAdmission();
+    } else {
+      $('hold-error').textContent = message(r, 'Could not hold seats');
+    }
+  }
+
+  $('hold-picked').addEventListener('click', () => hold({ seats: [...map.picked].map(seatId) }));
+  $('best-form').addEventListener('submit', ev => {
+    ev.preventDefault();
+    const best = { quantity: Number($('quantity').value) };
+    if ($('zone').value) best.zone = $('zone').value;
+    const max = $('max-price').value.trim().replace(',', '.');
+    if (max) {
+      if (!/^\d{1,7}(\.\d{1,2})?$/.test(max)) { $('hold-error').textContent = 'The max price is an amount like 80 or 79.50.'; return; }
+      best.maxPriceCents = Math.round(Number(max) * 100);
+    }
+    hold({ best });
+  });
+
+  // ---- the cart and its timer ---------------------------------------------------------------
+
+  async function loadCart() {
+    const r = await call('GET', `${base}/cart`);
+    if (r.status === 403) { lostAdmission(); return null; }
+    if (r.status !== 200) return null;
+    showCart(r.body);
+    return r.body;
+  }
+
+  function showCart(body) {
+    cart.seats = body.seats || [];
+    cart.expiresAt = body.holdExpiresAt ? Date.parse(body.holdExpiresAt) : 0;
+    map.mine = new Set(cart.seats.map(s => indexOf(s.seatId)).filter(i => i >= 0));
+    const list = $('cart-list');
+    list.replaceChildren();
+    for (const s of cart.seats) {
+      const li = document.createElement('li');
+      li.dataset.seat = s.seatId;
+      const i = indexOf(s.seatId);
+      li.append(`${s.seatId}${i >= 0 ? ` (${zoneOf(i)})` : ''} · ${money(s.priceCents)} `);
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.className = 'secondary';
+      b.textContent = 'Remove';
+      b.setAttribute('aria-label', `Remove seat ${s.seatId}`);
+      b.addEventListener('click', async () => {
+        await call('DELETE', `${base}/cart/holds/${encodeURIComponent(s.seatId)}`);
+        announce(`Seat ${s.seatId} removed.`);
+        loadCart();
+      });
+      li.append(b);
+      list.append(li);
+    }
+    $('cart-total').textContent = money(cart.seats.reduce((a, s) => a + s.priceCents, 0));
+    show('cart', cart.seats.length > 0 || cart.paying || !!sessionStorage.getItem(CHECKOUT_KEY)
+      || $('checkout-status').textContent !== '');
+    show('checkout-form', cart.seats.length > 0 || cart.paying);
+    show('timer', cart.seats.length > 0);
+    show('total-row', cart.seats.length > 0);
+    cart.warned = false;
+    if (body.expired && cart.seats.length === 0 && !sessionStorage.getItem(CHECKOUT_KEY)) {
+      $('checkout-status').textContent = 'Your hold ran out; the seats went back on sale.';
+    }
+    tickCart();
+    draw();
+  }
+
+  function tickCart() {
+    clearTimeout(cart.timer);
+    if (!cart.seats.length || !cart.expiresAt) return;
+    const left = cart.expiresAt - serverNow();
+    $('countdown').textContent = mmss(left);
+    $('timer').classList.toggle('warning', left <= 60000);
+    if (left <= 60000 && !cart.warned) {
+      cart.warned = true;
+      announce('Less than a minute left to pay for your seats.');
+    }
+    if (left <= 0 && !cart.paying) {
+      // The hold is over: the seats are on sale again, whether or not the server has said so yet.
+      const gone = cart.seats.map(s => s.seatId);
+      showCart({ seats: [], holdExpiresAt: null });
+      $('checkout-status').textContent = `Your hold ran out: ${gone.join(', ')} went back on sale.`;
+      announce('Your hold ran out; the seats went back on sale.');
+      setTimeout(loadCart, 1500);
+      return;
+    }
+    cart.timer = setTimeout(tickCart, 1000 - (serverNow() % 1000) + 5);
+  }
+
+  // ---- checkout -----------------------------------------------------------------------------
+
+  const sameSeats = (a, b) => a.length === b.length && [...a].sort().join() === [...b].sort().join();
+  const newKey = () => (crypto.randomUUID ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(36).slice(2)}`);
+
+  function payingState(on) {
+    cart.paying = on;
+    $('buy').disabled = on;
+    $('token').disabled = on;
+    for (const b of $('cart-list').querySelectorAll('button')) b.disabled = on;
+  }
+
+  $('checkout-form').addEventListener('submit', async ev => {
+    ev.preventDefault();
+    if (cart.paying) return;
+    payingState(true);
+    const shown = cart.seats.map(s => s.seatId);
+    let attempt = JSON.parse(sessionStorage.getItem(CHECKOUT_KEY) || 'null');
+    if (!attempt) {
+      // Pay only for what this page shows: another tab may have changed the cart.
+      const now = await loadCart();
+      if (!now) { payingState(false); $('checkout-status').textContent = 'Could not read your cart; try again.'; return; }
+      const current = (now.seats || []).map(s => s.seatId);
+      if (!current.length) { payingState(false); $('checkout-status').textContent = 'Your cart is empty.'; return; }
+      if (!sameSeats(shown, current)) {
+        payingState(false);
+        $('checkout-status').textContent = 'Your cart changed (in another tab?). Check the seats above, then press Buy again.';
+        announce('Your cart changed. Nothing was charged.');
+        return;
+      }
+      attempt = { key: newKey(), token: $('token').value.trim(), seats: current };
+      sessionStorage.setItem(CHECKOUT_KEY, JSON.stringify(attempt));
+    }
+    await pay(attempt);
+  });
+
+  /** Sends the attempt, with its one Idempotency-Key, until it has an answer; a slow or lost answer is asked again with the same key. */
+  async function pay(attempt) {
+    payingState(true);
+    show('cart', true);
+    $('checkout-status').textContent = 'Paying…';
+    for (let tries = 0; ; tries++) {
+      const slow = setTimeout(() => {
+        $('checkout-status').textContent = 'Payment pending: waiting for the payment provider. Do not pay again; this page keeps checking.';
+      }, 2000);
+      const r = await call('POST', `${base}/cart/checkout`, { paymentToken: attempt.token }, { 'Idempotency-Key': attempt.key });
+      clearTimeout(slow);
+      if (r.status === 200) {
+        sessionStorage.removeItem(CHECKOUT_KEY);
+        payingState(false);
+        $('checkout-status').textContent = `Paid: order ${r.body.orderId}. Your tickets are below.`;
+        announce('Payment done. Your tickets are below.');
+        await loadTickets();
+        await loadCart();
+        return;
+      }
+      const answered = r.status !== 0 && r.status !== 503 && r.status !== 504 && r.status !== 429 && r.status !== 502;
+      if (answered) {
+        sessionStorage.removeItem(CHECKOUT_KEY);
+        payingState(false);
+        $('checkout-status').textContent = r.status === 402 ? 'The payment was declined; nothing was charged. Your seats stay held until the timer runs out.'
+          : r.status === 410 ? 'Your hold ran out before the payment; nothing was charged.'
+          : message(r, 'The payment did not go through');
+        await loadCart();
+        return;
+      }
+      $('checkout-status').textContent = 'Payment pending: waiting for the payment provider. Do not pay again; this page keeps checking.';
+      if (tries === 0) announce('Payment pending.');
+      const wait = Math.min(10, Number(r.headers.get('Retry-After')) || 2);
+      await new Promise(resolve => setTimeout(resolve, wait * 1000));
+    }
+  }
+
+  // ---- tickets ------------------------------------------------------------------------------
+
+  async function loadTickets() {
+    const r = await call('GET', '/api/me/tickets');
+    if (r.status !== 200) return;
+    const mine = (r.body.tickets || []).filter(t => !t.eventId || t.eventId === eventId);
+    const list = $('ticket-list');
+    const known = new Set([...list.children].map(li => li.dataset.ticket));
+    for (const t of mine) {
+      if (known.has(t.ticketId)) continue;
+      const li = document.createElement('li');
+      li.dataset.ticket = t.ticketId;
+      const title = document.createElement('strong');
+      title.textContent = `Seat ${t.seatId}`;
+      const img = document.createElement('img');
+      img.src = `/api/me/tickets/${encodeURIComponent(t.ticketId)}/qr`;
+      img.alt = `QR code of the ticket for seat ${t.seatId}: show it at the gate`;
+      img.width = 200; img.height = 200;
+      const code = document.createElement('p');
+      code.className = 'barcode';
+      code.textContent = t.barcode;
+      li.append(title, document.createElement('br'), img, code);
+      list.append(li);
+    }
+    show('tickets', list.children.length > 0);
+  }
+
+  // ---- moving between views -----------------------------------------------------------------
+
+  let shopStarted = false;
+  async function enterShop() {
+    clearTimeout(room.timer);
+    document.body.dataset.view = 'shop';
+    fan.view = 'shop';
+    document.title = document.title.replace('Waiting room', 'Choose your seats');
+    show('room', false);
+    return startShop();
+  }
+
+  async function startShop() {
+    const c = await call('GET', `${base}/cart`);
+    if (c.status === 401) return needSignIn();
+    if (c.status === 403 && !(c.body && c.body.error === 'not_on_sale')) {
+      // Not (or no longer) admitted here: back to the room, which says why.
+      document.body.dataset.view = 'room';
+      fan.view = 'room';
+      return refreshRoom();
+    }
+    fan.signedIn = true;
+    show('auth', false); show('signout', true);
+    if (c.status === 403) { show('shop', false); announce('This event is not on sale.'); return; }
+    show('shop', true);
+    announce('It is your turn: pick your seats.');
+    if (!shopStarted) {
+      shopStarted = true;
+      const m = await call('GET', `${base}/seatmap?format=compact`);
+      if (m.status === 200) loadMap(m.body);
+      else $('hold-error').textContent = message(m, 'Could not load the seat map');
+    }
+    if (c.status === 200) showCart(c.body);
+    refreshAvailability();
+    loadTickets();
+    const pending = JSON.parse(sessionStorage.getItem(CHECKOUT_KEY) || 'null');
+    if (pending) pay(pending);
+  }
+
+  async function route() {
+    // An open sale has no line: a signed-in fan shops at once.
+    if (fan.view === 'shop' || (fan.event && fan.event.open)) return fan.view === 'shop' ? startShop() : enterShop();
+    return refreshRoom();
+  }
+
+  // For tests and support: where a seat is drawn (CSS pixels from the canvas's top left), the
+  // first available seats, and the time of the last full draw.
+  window.boxoffice = {
+    seatPoint(id) {
+      const i = indexOf(id), canvas = $('map');
+      if (i < 0) return null;
+      const t = transform(canvas), k = canvas.getBoundingClientRect().width / canvas.width;
+      return { x: (t.ox + map.x[i] * t.s) * k, y: (t.oy + map.y[i] * t.s) * k };
+    },
+    availableSeats(n) {
+      const out = [];
+      for (let i = 0; i < map.n && out.length < n; i++) if (map.status[i] === 0 && !map.mine.has(i)) out.push(seatId(i));
+      return out;
+    },
+    seats: () => map.n,
+    drawMs: () => map.drawMs,
+    redraw() { draw(); return map.drawMs; }
+  };
+
+  setInterval(tickClock, 1000);
+  loadEvent().then(route);
+})();

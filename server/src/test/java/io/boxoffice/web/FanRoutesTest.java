@@ -1,0 +1,148 @@
+package io.boxoffice.web;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.boxoffice.app.Node;
+import io.boxoffice.support.HttpFan;
+import io.boxoffice.support.TestNode;
+import java.time.Clock;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The fan pages' own routes over HTTP: the event summary, the static assets, the 404 page and ticket QR codes. */
+class FanRoutesTest {
+  static Node node;
+  static String eventId;
+
+  @BeforeAll
+  static void start() throws Exception {
+    node = TestNode.postgres(Clock.systemUTC(), TestNode.payments());
+    HttpFan admin = new HttpFan(node.httpPort());
+    String venueId = "rv-" + UUID.randomUUID().toString().substring(0, 8);
+    assertEquals(201, admin.admin("POST", "/admin/venues", "{\"venueId\":\"" + venueId
+        + "\",\"name\":\"Hall \\\"Nord\\\" \\u00e9\",\"generate\":{\"layout\":\"stadium\",\"seats\":200}}").status());
+    eventId = "re-" + UUID.randomUUID().toString().substring(0, 8);
+    assertEquals(201, admin.admin("POST", "/admin/events", "{\"eventId\":\"" + eventId + "\",\"venueId\":\"" + venueId
+        + "\",\"name\":\"Jazz <b>&</b> \\\"Blues\\\"\",\"prices\":{\"floor\":100,\"lower\":50,\"upper\":20},\"maxSeatsPerAccount\":5}").status());
+    assertEquals(200, admin.admin("POST", "/admin/events/" + eventId + "/open", null).status());
+  }
+
+  @AfterAll
+  static void stop() {
+    node.stop();
+  }
+
+  static HttpFan fan() {
+    HttpFan fan = new HttpFan(node.httpPort());
+    fan.signUp("routes-" + UUID.randomUUID() + "@example.com");
+    return fan;
+  }
+
+  @Test
+  void theSummaryNamesTheEventItsVenuePricesAndLimitForAnyone() {
+    HttpFan.Reply r = new HttpFan(node.httpPort()).send("GET", "/api/events/" + eventId + "/summary", null);
+    assertEquals(200, r.status(), r.body());
+    JsonNode s = r.json();
+    assertEquals("Jazz <b>&</b> \"Blues\"", s.get("name").asText(), "names survive quoting");
+    assertEquals("Hall \"Nord\" \u00e9", s.get("venueName").asText());
+    assertEquals(5, s.get("maxSeatsPerAccount").asInt());
+    assertEquals(100, s.get("prices").get("floor").asInt());
+    assertTrue(s.get("open").asBoolean());
+    assertEquals(200, s.get("seats").asInt());
+    assertEquals("public, max-age=5", r.headers().firstValue("Cache-Control").orElseThrow());
+  }
+
+  @Test
+  void aClosedEventsSummaryKeepsItsNameAndPricesPrivate() {
+    HttpFan admin = new HttpFan(node.httpPort());
+    String closed = "rc-" + UUID.randomUUID().toString().substring(0, 8);
+    String venueId = "rw-" + UUID.randomUUID().toString().substring(0, 8);
+    assertEquals(201, admin.admin("POST", "/admin/venues", "{\"venueId\":\"" + venueId
+        + "\",\"name\":\"Secret Hall\",\"generate\":{\"layout\":\"stadium\",\"seats\":200}}").status());
+    assertEquals(201, admin.admin("POST", "/admin/events", "{\"eventId\":\"" + closed + "\",\"venueId\":\"" + venueId
+        + "\",\"name\":\"Unannounced Tour\",\"prices\":{\"floor\":100,\"lower\":50,\"upper\":20}}").status());
+    org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10)).ignoreExceptions().until(() ->
+        new HttpFan(node.httpPort()).send("GET", "/api/events/" + closed + "/summary", null).status() == 200);
+    HttpFan.Reply r = new HttpFan(node.httpPort()).send("GET", "/api/events/" + closed + "/summary", null);
+    assertEquals("closed", r.json().get("state").asText());
+    assertTrue(!r.body().contains("Unannounced") && !r.body().contains("Secret") && !r.body().contains("prices"), r.body());
+  }
+
+  @Test
+  void aSummaryOfNoEventOrOfANonsenseIdIsA404AndNeverA5xx() {
+    HttpFan anyone = new HttpFan(node.httpPort());
+    assertEquals("not_found", anyone.send("GET", "/api/events/no-such-event/summary", null).error());
+    for (String id : List.of("%00", "%2E%2E", "a%20b", "x".repeat(300), "%C3%A9", "%0d%0aSet-Cookie:x=1", "-1", "99999999999999999999")) {
+      HttpFan.Reply r = anyone.send("GET", "/api/events/" + id + "/summary", null);
+      assertTrue(r.status() >= 400 && r.status() < 500, id + " -> " + r.status() + " " + r.body());
+    }
+  }
+
+  @Test
+  void assetsAreImmutableUnderTheirHashAndThePageHasAStrictPolicy() {
+    HttpFan anyone = new HttpFan(node.httpPort());
+    HttpFan.Reply page = anyone.send("GET", "/events/" + eventId, null);
+    assertEquals(200, page.status());
+    assertEquals("frame-ancestors 'none'", page.headers().firstValue("Content-Security-Policy").orElseThrow());
+    assertTrue(page.body().contains("<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'self'; script-src 'self';"),
+        "the page's own policy: no inline or foreign scripts");
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("/static/fan\\.js\\?v=([0-9a-f]+)").matcher(page.body());
+    assertTrue(m.find(), "the page names its script with a content hash");
+    HttpFan.Reply js = anyone.send("GET", "/static/fan.js?v=" + m.group(1), null);
+    assertEquals(200, js.status());
+    assertTrue(js.headers().firstValue("Content-Type").orElseThrow().startsWith("application/javascript"));
+    assertEquals("public, max-age=31536000, immutable", js.headers().firstValue("Cache-Control").orElseThrow());
+    assertTrue(js.body().contains("Idempotency-Key"));
+    assertEquals(200, anyone.send("GET", "/static/fan.css", null).status());
+    HttpFan.Reply icon = anyone.send("GET", "/favicon.ico", null);
+    assertEquals(200, icon.status());
+    assertTrue(icon.headers().firstValue("Content-Type").orElseThrow().startsWith("image/svg+xml"));
+    for (String bad : List.of("/static/nope.js", "/static/..%2Fweb%2Ffan.js", "/static/%00", "/static/" + "a".repeat(5000))) {
+      HttpFan.Reply r = anyone.send("GET", bad, null);
+      assertTrue(r.status() >= 400 && r.status() < 500, bad + " -> " + r.status());
+    }
+  }
+
+  @Test
+  void anUnknownEventIsAnHtmlPageForBrowsersAndTheContractsJsonOtherwise() {
+    HttpFan anyone = new HttpFan(node.httpPort());
+    HttpFan.Reply browser = anyone.send("GET", "/events/nothing-here", null, "Accept", "text/html,application/xhtml+xml");
+    assertEquals(404, browser.status());
+    assertTrue(browser.body().contains("Event not found"));
+    HttpFan.Reply script = anyone.send("GET", "/events/nothing-here", null);
+    assertEquals(404, script.status());
+    assertEquals("not_found", script.error());
+    HttpFan.Reply odd = anyone.send("GET", "/events/%00", null, "Accept", "text/html");
+    assertEquals(404, odd.status());
+  }
+
+  @Test
+  void aTicketsQrCodeIsForItsOwnerOnlyAndScansToItsBarcode() {
+    HttpFan owner = fan();
+    HttpFan.Reply hold = owner.send("POST", "/api/events/" + eventId + "/cart/holds", "{\"best\":{\"quantity\":1}}");
+    assertEquals(200, hold.status(), hold.body());
+    HttpFan.Reply order = owner.send("POST", "/api/events/" + eventId + "/cart/checkout", "{\"paymentToken\":\"tok_visa\"}",
+        "Idempotency-Key", UUID.randomUUID().toString());
+    assertEquals(200, order.status(), order.body());
+    JsonNode ticket = order.json().get("tickets").get(0);
+    String path = "/api/me/tickets/" + ticket.get("ticketId").asText() + "/qr";
+
+    QrCodes.Png mine = QrCodes.png(node.httpPort(), owner.cookie(), path);
+    assertEquals(200, mine.status());
+    assertEquals("image/png", mine.contentType());
+    assertEquals("private, no-store", mine.cacheControl());
+    assertEquals(ticket.get("barcode").asText(), QrCodes.decode(mine.body()));
+
+    assertEquals(404, QrCodes.png(node.httpPort(), fan().cookie(), path).status(), "someone else's ticket is not found");
+    assertEquals(401, QrCodes.png(node.httpPort(), null, path).status());
+    for (String id : List.of("nope", "%01", "%00", "x".repeat(2000), "..", "%2e%2e%2fqr", "-1")) {
+      int status = QrCodes.png(node.httpPort(), owner.cookie(), "/api/me/tickets/" + id + "/qr").status();
+      assertTrue(status >= 400 && status < 500, id + " -> " + status);
+    }
+  }
+}
