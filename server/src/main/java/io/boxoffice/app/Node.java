@@ -123,7 +123,7 @@ public final class Node {
   public static Node start(Config base, Options options) throws Exception {
     // Keys first: a node that would sign with the wrong keys must not start at all.
     Config config = NodeSecrets.resolve(NodeConfig.resolve(base));
-    Schema.ensure(config);
+    Schema.atStart(config);
     ActorSystem<Void> system = ActorSystem.create(Behaviors.empty(), "boxoffice", config);
     try {
       Config bo = config.getConfig("boxoffice");
