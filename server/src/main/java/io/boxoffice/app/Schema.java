@@ -63,7 +63,7 @@ public final class Schema {
     Config db = config.getConfig(NodeConfig.DB + ".db");
     String url = db.getString("url");
     boolean postgres = url.startsWith("jdbc:postgresql:");
-    var flyway = Flyway.configure(Schema.class.getClassLoader())
+    return Flyway.configure(Schema.class.getClassLoader())
         .dataSource(url, db.getString("user"), db.getString("password"))
         .locations("classpath:schema/" + (postgres ? "postgres" : "h2"))
         .baselineOnMigrate(true)
@@ -71,10 +71,10 @@ public final class Schema {
         .baselineDescription("tables made by the node before migrations")
         // The migrating Job may start before the database accepts connections.
         .connectRetries(5)
-        .cleanDisabled(true);
-    // The nodes' connections cap statements (NodeConfig); an index built over a big journal must not be cut off.
-    if (postgres) flyway.initSql("SET statement_timeout = 0");
-    return flyway.load();
+        // schema/postgres/afterConnect.sql lifts the statement timeout that the nodes' URL sets:
+        // an index built over a big journal must not be cut off.
+        .cleanDisabled(true)
+        .load();
   }
 
   private static String url(Config config) {
