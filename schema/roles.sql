@@ -8,7 +8,7 @@
 --   (`java -jar boxoffice.jar migrate`, k8s/migrate-job.yaml) logs in as it.
 -- app (boxoffice_app): what the nodes log in as: reads and writes rows (SELECT, INSERT, UPDATE,
 --   DELETE; the journal's sequence), never creates, alters, drops or truncates anything. Nodes
---   run with BOXOFFICE_DB_SCHEMA=validate.
+--   only validate the schema at start (boxoffice.db.schema: auto validates on Kubernetes).
 -- Other names: -v owner=... -v app=... . Re-running it is safe (roles and grants are kept; the
 -- passwords are set again).
 \set ON_ERROR_STOP on

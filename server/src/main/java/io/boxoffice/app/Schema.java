@@ -19,7 +19,7 @@ import org.flywaydb.core.api.output.MigrateResult;
  * creates only what such a database lacks.
  */
 public final class Schema {
-  /** Where a node's settings say what to do with the schema at start: {@code migrate} or {@code validate}. */
+  /** Where a node's settings say what to do with the schema at start: {@code migrate}, {@code validate} or {@code auto}. */
   public static final String AT_START = "boxoffice.db.schema";
   static final String BASELINE_VERSION = "0";
 
@@ -27,12 +27,21 @@ public final class Schema {
 
   /** What {@code boxoffice.db.schema} asks for at a node's start. */
   public static void atStart(Config config) {
-    String mode = config.getString(AT_START).trim();
-    switch (mode) {
+    switch (mode(config)) {
       case "migrate" -> migrate(config);
       case "validate" -> validate(config);
-      default -> throw new IllegalArgumentException(AT_START + " (BOXOFFICE_DB_SCHEMA) must be migrate or validate, not '" + mode + "'");
+      default -> throw new IllegalStateException("unreachable");
     }
+  }
+
+  /** {@code migrate} or {@code validate}: {@code auto} validates on Kubernetes, where a Job migrates, and migrates elsewhere. */
+  static String mode(Config config) {
+    String mode = config.getString(AT_START).trim();
+    return switch (mode) {
+      case "migrate", "validate" -> mode;
+      case "auto" -> config.getString("boxoffice.discovery").equals("kubernetes") ? "validate" : "migrate";
+      default -> throw new IllegalArgumentException(AT_START + " must be auto, migrate or validate, not '" + mode + "'");
+    };
   }
 
   /** Brings the database to the newest version; what {@code java -jar boxoffice.jar migrate} runs. */

@@ -77,7 +77,9 @@ class KubernetesManifestsTest {
       "apps/v1/Deployment", Deployment.class,
       "policy/v1/PodDisruptionBudget", PodDisruptionBudget.class,
       "rbac.authorization.k8s.io/v1/Role", Role.class,
-      "rbac.authorization.k8s.io/v1/RoleBinding", RoleBinding.class);
+      "rbac.authorization.k8s.io/v1/RoleBinding", RoleBinding.class,
+      // The schema migration (k8s/migrate-job.yaml), checked by MigrationJobManifestTest.
+      "batch/v1/Job", io.fabric8.kubernetes.api.model.batch.v1.Job.class);
 
   /** Variables the app reads (conf/*.conf) that the Kubernetes pods deliberately leave unset. */
   static final Map<String, String> NOT_SET_ON_KUBERNETES = Map.of(

@@ -112,6 +112,17 @@ class SchemaMigrationTest {
     }
   }
 
+  @org.junit.jupiter.api.Test
+  void onKubernetesANodeOnlyValidatesUnlessToldOtherwiseAndMigratesElsewhere() {
+    Config base = com.typesafe.config.ConfigFactory.load();
+    assertEquals("auto", base.getString(Schema.AT_START), "the shipped default");
+    assertEquals("migrate", Schema.mode(base), "embedded default, tests, chaos cluster");
+    Config kubernetes = com.typesafe.config.ConfigFactory.parseString("boxoffice.discovery = kubernetes").withFallback(base);
+    assertEquals("validate", Schema.mode(kubernetes), "the migration Job migrates, the pods only validate");
+    assertEquals("migrate", Schema.mode(com.typesafe.config.ConfigFactory.parseString(Schema.AT_START + " = migrate").withFallback(kubernetes)));
+    assertEquals("validate", Schema.mode(com.typesafe.config.ConfigFactory.parseString(Schema.AT_START + " = validate").withFallback(base)));
+  }
+
   /** Each table of ours (not Flyway's) with its columns as name:type:nullable:default, in order. */
   static TreeMap<String, List<String>> tables(Connection c) throws SQLException {
     TreeMap<String, List<String>> tables = new TreeMap<>();
