@@ -16,6 +16,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import org.flywaydb.core.api.output.MigrateResult;
@@ -121,6 +122,27 @@ class SchemaMigrationTest {
     assertEquals("validate", Schema.mode(kubernetes), "the migration Job migrates, the pods only validate");
     assertEquals("migrate", Schema.mode(com.typesafe.config.ConfigFactory.parseString(Schema.AT_START + " = migrate").withFallback(kubernetes)));
     assertEquals("validate", Schema.mode(com.typesafe.config.ConfigFactory.parseString(Schema.AT_START + " = validate").withFallback(base)));
+  }
+
+  @org.junit.jupiter.api.Test
+  void theMigrateCommandMigratesTheConfiguredDatabase() throws Exception {
+    try (ScratchDatabase db = ScratchDatabase.create(ScratchDatabase.Kind.POSTGRES)) {
+      // What `java -jar boxoffice.jar migrate` reads: the node's configuration (here from system properties).
+      Map<String, String> settings = Map.of("boxoffice.db.url", db.url(), NodeConfig.DB + ".db.user", "postgres");
+      settings.forEach(System::setProperty);
+      com.typesafe.config.ConfigFactory.invalidateCaches();
+      try {
+        assertEquals(0, Main.migrate());
+        try (Connection c = db.connect()) {
+          assertEquals(new TreeSet<>(TABLES), tables(c).keySet());
+          assertEquals(List.of("1:Success"), history(c));
+        }
+        assertEquals(0, Main.migrate(), "again: nothing to do, still success");
+      } finally {
+        settings.keySet().forEach(System::clearProperty);
+        com.typesafe.config.ConfigFactory.invalidateCaches();
+      }
+    }
   }
 
   /** Each table of ours (not Flyway's) with its columns as name:type:nullable:default, in order. */
