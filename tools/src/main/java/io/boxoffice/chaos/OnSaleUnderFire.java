@@ -144,6 +144,8 @@ public final class OnSaleUnderFire {
   private String eventId;
   /** The event's seats by its own count at creation: sold + held + available must stay this. */
   private long capacity = -1;
+  /** chaos/rolling-restart's exit status (0: every node stopped gracefully and came back); -2: not run. */
+  private volatile int rollExit = -2;
 
   OnSaleUnderFire(Settings settings) throws IOException {
     this.settings = settings;
@@ -248,7 +250,7 @@ public final class OnSaleUnderFire {
   /** How much longer than planned the load may go on for the kills a run needs (--min-kills). */
   private static final long MAX_EXTRA_LOAD_MILLIS = 180_000;
   /** How long a rolling restart of three nodes may keep the load going (each node may take a minute or more to serve again here). */
-  private static final long MAX_ROLL_MILLIS = 600_000;
+  private static final long MAX_ROLL_MILLIS = 900_000;
   /** How long the verdict waits for checkout recovery to close open authorizations (interval 15 s + stalled-after 30 s, twice). */
   private static final long AUTHORIZATION_GRACE_MILLIS = 90_000;
 
@@ -328,8 +330,8 @@ public final class OnSaleUnderFire {
     extendLoad(loadEnd, lastPossibleEnd, lastPossibleEnd);
     long started = System.currentTimeMillis();
     say("chaos: rolling restart of every node");
-    cluster.script("rolling-restart", "--no-load");
-    say("chaos: rolling restart done in " + Verdict.seconds(System.currentTimeMillis() - started));
+    rollExit = cluster.script("rolling-restart", "--no-load");
+    say("chaos: rolling restart " + (rollExit == 0 ? "done" : "FAILED (exit " + rollExit + ")") + " in " + Verdict.seconds(System.currentTimeMillis() - started));
     wholeAgain.add("rolling restart: " + Verdict.seconds(System.currentTimeMillis() - started));
     loadEnd.set(Math.min(lastPossibleEnd, Math.max(System.currentTimeMillis() + quietEnd + 15_000, started + settings.loadSeconds * 1000)));
   }
@@ -472,6 +474,10 @@ public final class OnSaleUnderFire {
     v.count("captured payments without tickets", orphans.size(), orphans);
     v.count("seats still held after every deadline passed", held < 0 ? 1 : held,
         held < 0 ? List.of("the event's stats did not answer") : List.of());
+    if (settings.rollingRestart) {
+      v.count("nodes of the rolling restart not stopped gracefully or not back", rollExit == 0 ? 0 : 1,
+          List.of(rollExit == -2 ? "the roll did not run" : "chaos/rolling-restart exited " + rollExit + " (see its lines above)"));
+    }
     List<String> open = Verdict.authorizationsLeftOpen(ledger);
     v.count("authorizations neither captured nor voided", open.size(), open);
     List<String> notAddingUp = stats == null || capacity < 0 ? List.of("the event's stats did not answer")
@@ -493,7 +499,7 @@ public final class OnSaleUnderFire {
     List<ChaosCluster.Event> events = cluster.events(runStart);
     List<ChaosCluster.Event> kills = events.stream().filter(e -> e.action().equals("kill")).toList();
     List<ChaosCluster.Event> faults = events.stream()
-        .filter(e -> Set.of("kill", "pause", "db-outage", "partition").contains(e.action())).toList();
+        .filter(e -> Set.of("kill", "pause", "db-outage", "partition", "rolling-restart").contains(e.action())).toList();
     List<Verdict.Recovery> recoveries = Verdict.recoveries(kills, runSales, holdTimes, loadEnd);
     List<Long> toSale = recoveries.stream().map(Verdict.Recovery::toNextSaleMillis).toList();
     List<Long> toHalf = recoveries.stream().map(Verdict.Recovery::backToHalfMillis).toList();
