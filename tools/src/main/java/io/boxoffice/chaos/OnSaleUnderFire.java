@@ -475,8 +475,8 @@ public final class OnSaleUnderFire {
     v.count("seats still held after every deadline passed", held < 0 ? 1 : held,
         held < 0 ? List.of("the event's stats did not answer") : List.of());
     if (settings.rollingRestart) {
-      v.count("nodes of the rolling restart not stopped gracefully or not back", rollExit == 0 ? 0 : 1,
-          List.of(rollExit == -2 ? "the roll did not run" : "chaos/rolling-restart exited " + rollExit + " (see its lines above)"));
+      v.count("nodes of the rolling restart not stopped gracefully or not back", rollExit == 0 ? 0 : 1, rollExit == 0 ? List.of()
+          : List.of(rollExit == -2 ? "the roll did not run" : "chaos/rolling-restart exited " + rollExit + " (see its lines above)"));
     }
     List<String> open = Verdict.authorizationsLeftOpen(ledger);
     v.count("authorizations neither captured nor voided", open.size(), open);
