@@ -145,6 +145,26 @@ class SchemaMigrationTest {
     }
   }
 
+  @org.junit.jupiter.api.Test
+  void nodesStartingTogetherOnANewDatabaseMigrateItOnce() throws Exception {
+    try (ScratchDatabase db = ScratchDatabase.create(ScratchDatabase.Kind.POSTGRES)) {
+      Config config = db.config();
+      var pool = java.util.concurrent.Executors.newFixedThreadPool(4);
+      try {
+        List<java.util.concurrent.Future<MigrateResult>> runs = new ArrayList<>();
+        for (int i = 0; i < 4; i++) runs.add(pool.submit(() -> Schema.migrate(config)));
+        int executed = 0;
+        for (var run : runs) executed += run.get(2, java.util.concurrent.TimeUnit.MINUTES).migrationsExecuted;
+        assertEquals(1, executed, "V1 ran once among them");
+      } finally {
+        pool.shutdownNow();
+      }
+      try (Connection c = db.connect()) {
+        assertEquals(List.of("1:Success"), history(c));
+      }
+    }
+  }
+
   /** Each table of ours (not Flyway's) with its columns as name:type:nullable:default, in order. */
   static TreeMap<String, List<String>> tables(Connection c) throws SQLException {
     TreeMap<String, List<String>> tables = new TreeMap<>();
