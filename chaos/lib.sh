@@ -9,7 +9,17 @@ NODES=(1 2 3)
 PROXY_PORT=15432
 PG_HOST=127.0.0.1
 PG_PORT=5432
-CHAOS_DB=${CHAOS_DB:-boxoffice_chaos}
+CHAOS_DB=${CHAOS_DB:-boxoffice_chaos_drill}
+# chaos/cluster up drops and creates this database: it must be the drill's own. Only names that
+# start with boxoffice_chaos_ (lower-case letters, digits, _) are taken; anything else, such as a
+# production or a shared test database named by mistake, is refused before anything runs.
+if [[ ! $CHAOS_DB =~ ^boxoffice_chaos_[a-z0-9_]{1,40}$ ]]; then
+  echo "$(basename "$0"): CHAOS_DB='$CHAOS_DB' is not a chaos database: the name must start with boxoffice_chaos_" \
+    "(then a-z, 0-9, _), since chaos/cluster up drops it" >&2
+  exit 2
+fi
+# The database proxy's fault: forward or blackhole (read by the proxy every 50 ms, see DbProxy).
+PROXY_MODE_FILE=$RUN/dbproxy.mode
 # Seconds a node gets to leave the cluster after SIGTERM before it is killed.
 STOP_GRACE=${CHAOS_STOP_GRACE:-20}
 
@@ -150,7 +160,7 @@ start_proxy() {
   cp=${CHAOS_CP:-$ROOT/server/target/test-classes}
   [[ -f $ROOT/server/target/test-classes/io/boxoffice/support/DbProxy.class || -n ${CHAOS_CP:-} ]] || cp=$(test_classpath)
   setsid java -Xmx64m -Dchaos.id=dbproxy -cp "$cp" io.boxoffice.support.DbProxy \
-    "127.0.0.1:$PROXY_PORT" "$PG_HOST:$PG_PORT" </dev/null >>"$RUN/dbproxy.log" 2>&1 &
+    "127.0.0.1:$PROXY_PORT" "$PG_HOST:$PG_PORT" "$PROXY_MODE_FILE" </dev/null >>"$RUN/dbproxy.log" 2>&1 &
   pid=$(record_pid dbproxy $!) || die "the database proxy did not start (see $RUN/dbproxy.log)"
   for _ in $(seq 1 50); do
     tcp_open "$PROXY_PORT" && return 0

@@ -133,7 +133,7 @@ public final class Node {
     // So is a node told to serve HTTPS without a certificate it can use (expired, malformed, not its key's).
     ServerTls.Settings tlsSettings = ServerTls.Settings.fromConfig(config);
     ServerTls tls = tlsSettings.enabled() ? ServerTls.load(tlsSettings, Clock.systemUTC()) : null;
-    Schema.ensure(config);
+    Schema.atStart(config);
     ActorSystem<Void> system = ActorSystem.create(Behaviors.empty(), "boxoffice", config);
     try {
       Config bo = config.getConfig("boxoffice");

@@ -3,12 +3,17 @@ package io.boxoffice.app;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import com.typesafe.config.ConfigValueFactory;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Turns the {@code boxoffice.*} settings (and their environment variables) into the Pekko
@@ -18,6 +23,9 @@ import java.util.Map;
  */
 public final class NodeConfig {
   public static final String DB = "pekko-persistence-jdbc.shared-databases.boxoffice";
+  /** The inventory's journal and snapshots: the same database as {@link #DB}, a pool of its own (conf/persistence.conf). */
+  public static final String INVENTORY_DB = "pekko-persistence-jdbc.shared-databases.inventory";
+  static final String POSTGRES_PARAMETERS = "boxoffice.db.postgres-parameters";
   static final String PROJECTION_DIALECT = "pekko.projection.jdbc.dialect";
 
   private NodeConfig() {}
@@ -26,17 +34,27 @@ public final class NodeConfig {
   public static Config resolve(Config base) {
     Map<String, Object> derived = new HashMap<>();
     String url = jdbcUrl(base);
-    derived.put(DB + ".db.url", url);
+    String profile;
+    String driver;
     if (url.startsWith("jdbc:postgresql:")) {
-      derived.put(DB + ".profile", "slick.jdbc.PostgresProfile$");
-      derived.put(DB + ".db.driver", "org.postgresql.Driver");
+      url = withParameters(url, base.getConfig(POSTGRES_PARAMETERS));
+      profile = "slick.jdbc.PostgresProfile$";
+      driver = "org.postgresql.Driver";
       derived.put(PROJECTION_DIALECT, "postgres-dialect");
     } else if (url.startsWith("jdbc:h2:")) {
-      derived.put(DB + ".profile", "slick.jdbc.H2Profile$");
-      derived.put(DB + ".db.driver", "org.h2.Driver");
+      profile = "slick.jdbc.H2Profile$";
+      driver = "org.h2.Driver";
       derived.put(PROJECTION_DIALECT, "h2-dialect");
     } else {
       throw new IllegalArgumentException("BOXOFFICE_DB_URL must be a jdbc:postgresql: or jdbc:h2: URL");
+    }
+    for (String db : List.of(DB, INVENTORY_DB)) {
+      derived.put(db + ".db.url", url);
+      derived.put(db + ".profile", profile);
+      derived.put(db + ".db.driver", driver);
+      // One set of credentials for both pools, wherever it was configured.
+      derived.put(db + ".db.user", base.getString(DB + ".db.user"));
+      derived.put(db + ".db.password", base.getString(DB + ".db.password"));
     }
     String roles = base.getString("boxoffice.roles").trim();
     if (!roles.isEmpty()) {
@@ -67,6 +85,27 @@ public final class NodeConfig {
       if (seeds.remove(self)) seeds.add(self);
     }
     return seeds.stream().map(hostPort -> "pekko://boxoffice@" + hostPort).toList();
+  }
+
+  /**
+   * {@code url} with each of {@code parameters} that it does not set itself (the URL wins: an
+   * operator may tune one database's URL), URL-encoded.
+   */
+  static String withParameters(String url, Config parameters) {
+    StringBuilder sb = new StringBuilder(url);
+    String query = url.contains("?") ? url.substring(url.indexOf('?') + 1) : "";
+    Set<String> present = new HashSet<>();
+    for (String pair : query.split("&")) {
+      if (!pair.isEmpty()) present.add(pair.split("=", 2)[0]);
+    }
+    char separator = url.contains("?") ? '&' : '?';
+    for (String name : new TreeSet<>(parameters.root().keySet())) {
+      if (present.contains(name)) continue;
+      sb.append(separator).append(name).append('=')
+          .append(URLEncoder.encode(parameters.getString(name), StandardCharsets.UTF_8).replace("+", "%20"));
+      separator = '&';
+    }
+    return sb.toString();
   }
 
   /** The JDBC URL: BOXOFFICE_DB_URL, or an H2 file database under the data dir. */

@@ -1,55 +1,96 @@
 package io.boxoffice.app;
 
 import com.typesafe.config.Config;
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.SQLException;
-import java.sql.Statement;
+import org.flywaydb.core.Flyway;
+import org.flywaydb.core.api.FlywayException;
+import org.flywaydb.core.api.output.MigrateResult;
 
-/** Creates the journal, snapshot, projection offset and boxoffice's own tables when they are missing (the SQL under {@code schema/}). */
+/**
+ * The database schema as Flyway migrations ({@code schema/postgres/} and {@code schema/h2/},
+ * {@code V<n>__<what>.sql}): the journal, snapshot and projection offset tables and boxoffice's
+ * own. {@code java -jar boxoffice.jar migrate} applies them once, as the schema's owner (a
+ * Kubernetes Job: {@code k8s/migrate/job.yaml}); a node in production then only checks at start
+ * that the database is at its version ({@code boxoffice.db.schema = validate}) and runs as a
+ * role that may read and write rows but not change tables. The embedded default migrates at
+ * start, so that one command still runs a node.
+ *
+ * <p>A database that the node built itself before migrations existed has the tables but no
+ * history: it is baselined at version 0, below V1, and V1 (all {@code IF NOT EXISTS}) then
+ * creates only what such a database lacks.
+ */
 public final class Schema {
+  /** Where a node's settings say what to do with the schema at start: {@code migrate}, {@code validate} or {@code auto}. */
+  public static final String AT_START = "boxoffice.db.schema";
+  static final String BASELINE_VERSION = "0";
+
   private Schema() {}
 
+  /** What {@code boxoffice.db.schema} asks for at a node's start. */
+  public static void atStart(Config config) {
+    switch (mode(config)) {
+      case "migrate" -> migrate(config);
+      case "validate" -> validate(config);
+      default -> throw new IllegalStateException("unreachable");
+    }
+  }
+
+  /** {@code migrate} or {@code validate}: {@code auto} validates on Kubernetes, where a Job migrates, and migrates elsewhere. */
+  static String mode(Config config) {
+    String mode = config.getString(AT_START).trim();
+    return switch (mode) {
+      case "migrate", "validate" -> mode;
+      case "auto" -> config.getString("boxoffice.discovery").equals("kubernetes") ? "validate" : "migrate";
+      default -> throw new IllegalArgumentException(AT_START + " must be auto, migrate or validate, not '" + mode + "'");
+    };
+  }
+
+  /** Brings the database to the newest version; what {@code java -jar boxoffice.jar migrate} runs. */
+  public static MigrateResult migrate(Config config) {
+    // Nodes starting together on a new database need no retry here: Flyway creates its history
+    // table and migrates under a PostgreSQL advisory lock (SchemaMigrationTest, four at once).
+    try {
+      return flyway(config).migrate();
+    } catch (FlywayException e) {
+      throw new IllegalStateException("cannot migrate the database at " + url(config) + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** Fails unless every migration this node knows is applied, and no other (without changing anything). */
+  public static void validate(Config config) {
+    try {
+      flyway(config).validate();
+    } catch (FlywayException e) {
+      throw new IllegalStateException("the database at " + url(config) + " is not at this node's schema version"
+          + " (run `java -jar boxoffice.jar migrate` as the schema's owner first): " + e.getMessage(), e);
+    }
+  }
+
+  /** Same as {@link #migrate}: for callers (tests, benches) written before migrations. */
   public static void ensure(Config config) {
+    migrate(config);
+  }
+
+  static Flyway flyway(Config config) {
     Config db = config.getConfig(NodeConfig.DB + ".db");
     String url = db.getString("url");
-    String dialect = url.startsWith("jdbc:postgresql:") ? "postgres" : "h2";
-    String sql = resource("schema/" + dialect + "/journal.sql") + ";\n" + resource("schema/projection.sql") + ";\n"
-        + resource("schema/boxoffice.sql");
-    SQLException last = null;
-    for (int attempt = 0; attempt < 3; attempt++) {
-      try (Connection c = DriverManager.getConnection(url, db.getString("user"), db.getString("password"));
-           Statement st = c.createStatement()) {
-        for (String statement : sql.split(";")) {
-          String trimmed = stripComments(statement);
-          if (!trimmed.isEmpty()) st.execute(trimmed);
-        }
-        return;
-      } catch (SQLException e) {
-        // Nodes starting together may race on CREATE ... IF NOT EXISTS; the next attempt sees the tables.
-        last = e;
-      }
-    }
-    throw new IllegalStateException("cannot create the journal tables at " + url, last);
+    boolean postgres = url.startsWith("jdbc:postgresql:");
+    return Flyway.configure(Schema.class.getClassLoader())
+        .dataSource(url, db.getString("user"), db.getString("password"))
+        .locations("classpath:schema/" + (postgres ? "postgres" : "h2"))
+        .baselineOnMigrate(true)
+        .baselineVersion(BASELINE_VERSION)
+        .baselineDescription("tables made by the node before migrations")
+        // The migrating Job may start before the database accepts connections.
+        .connectRetries(5)
+        // schema/postgres/afterConnect.sql lifts the statement timeout that the nodes' URL sets:
+        // an index built over a big journal must not be cut off.
+        .cleanDisabled(true)
+        .load();
   }
 
-  private static String stripComments(String statement) {
-    StringBuilder sb = new StringBuilder();
-    for (String line : statement.split("\n")) {
-      if (!line.trim().startsWith("--")) sb.append(line).append('\n');
-    }
-    return sb.toString().trim();
-  }
-
-  private static String resource(String name) {
-    try (InputStream in = Schema.class.getClassLoader().getResourceAsStream(name)) {
-      if (in == null) throw new IllegalStateException("missing resource " + name);
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      throw new IllegalStateException("cannot read " + name, e);
-    }
+  private static String url(Config config) {
+    String url = config.getString(NodeConfig.DB + ".db.url");
+    int query = url.indexOf('?');
+    return query < 0 ? url : url.substring(0, query);
   }
 }

@@ -46,6 +46,14 @@ public final class ScratchDatabase implements AutoCloseable {
     return new ScratchDatabase(TestNode.PG_URL.substring(0, TestNode.PG_URL.lastIndexOf('/') + 1) + name, dir, name);
   }
 
+  /** Its JDBC URL ({@code ""} for H2: the node's files under {@link #dir()}). */
+  public String url() { return url; }
+
+  public Path dir() { return dir; }
+
+  /** Its name on the test PostgreSQL (null for H2). */
+  public String name() { return postgresName; }
+
   /** A node's configuration on this database, on a local actor system. */
   public Config config() {
     return ConfigFactory.parseString("pekko.actor.provider = local")

@@ -149,7 +149,7 @@ final class ChaosCluster {
       try (var out = p.inputReader()) {
         out.lines().forEach(l -> System.out.println("  chaos> " + l));
       }
-      if (!p.waitFor(10, TimeUnit.MINUTES)) {
+      if (!p.waitFor(20, TimeUnit.MINUTES)) {
         p.destroyForcibly();
         return -1;
       }

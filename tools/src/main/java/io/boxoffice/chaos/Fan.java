@@ -168,7 +168,7 @@ final class Fan {
         "{\"paymentToken\":\"" + paymentToken + "\"}", CHECKOUT_TIMEOUT, deadline, "Idempotency-Key", key);
     switch (r.status()) {
       case 200 -> {
-        SaleLog.Sale sale = sale(r, deadline - STEP_MILLIS);
+        SaleLog.Sale sale = sale(r, deadline - STEP_MILLIS, key);
         seatsBought += sale.seatIds().size();
         log.sold(sale);
         return Round.AGAIN;
@@ -204,8 +204,8 @@ final class Fan {
         "Idempotency-Key", checkout.idempotencyKey());
   }
 
-  /** The sale a checkout's 200 answer names; the checkout was first sent at {@code startedMillis}. */
-  SaleLog.Sale sale(Storefront.Reply r, long startedMillis) {
+  /** The sale a checkout's 200 answer names; the checkout was first sent at {@code startedMillis} with {@code key}. */
+  SaleLog.Sale sale(Storefront.Reply r, long startedMillis, String key) {
     JsonNode order = r.json();
     List<String> seatIds = new ArrayList<>();
     List<String> ticketIds = new ArrayList<>();
@@ -214,7 +214,7 @@ final class Fan {
       ticketIds.add(t.path("ticketId").asText());
     });
     return new SaleLog.Sale(startedMillis, System.currentTimeMillis(), order.path("orderId").asText(), id, accountId, seatIds,
-        ticketIds);
+        ticketIds, key);
   }
 
   private void think() {

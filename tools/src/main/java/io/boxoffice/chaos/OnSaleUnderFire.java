@@ -68,6 +68,10 @@ public final class OnSaleUnderFire {
     long recentFaultSeconds = 20;
     Path chaosDir = Path.of("chaos");
     boolean shortRun;
+    /** Seeds the choice of victims (which node a kill, a pause hits): the same seed picks the same nodes in the same order. */
+    long seed = new java.security.SecureRandom().nextLong();
+    /** Instead of kills: one graceful rolling restart of every node (chaos/rolling-restart) under the load. */
+    boolean rollingRestart;
 
     static Settings parse(String[] args) {
       Settings s = new Settings();
@@ -104,6 +108,12 @@ public final class OnSaleUnderFire {
           case "--lead" -> s.leadSeconds = Long.parseLong(args[++i]);
           case "--recent-fault" -> s.recentFaultSeconds = Long.parseLong(args[++i]);
           case "--chaos-dir" -> s.chaosDir = Path.of(args[++i]);
+          case "--seed" -> s.seed = Long.parseLong(args[++i]);
+          case "--rolling-restart" -> {
+            s.rollingRestart = true;
+            s.killEverySeconds = 0;
+            s.minKills = 0;
+          }
           default -> throw new IllegalArgumentException("unknown argument: " + a);
         }
       }
@@ -130,13 +140,19 @@ public final class OnSaleUnderFire {
   /** For each kill, by its line in events.log ("node N pid P"): whether that node hosted the event's inventory. */
   private final Map<String, Boolean> killedTheHost = new ConcurrentHashMap<>();
   private final long runStart = System.currentTimeMillis();
+  private final java.util.Random victims;
   private String eventId;
+  /** The event's seats by its own count at creation: sold + held + available must stay this. */
+  private long capacity = -1;
+  /** chaos/rolling-restart's exit status (0: every node stopped gracefully and came back); -2: not run. */
+  private volatile int rollExit = -2;
 
   OnSaleUnderFire(Settings settings) throws IOException {
     this.settings = settings;
     this.cluster = new ChaosCluster(settings.chaosDir.toAbsolutePath());
     this.store = new Storefront(cluster.httpPorts());
     this.admin = new Admin(store, cluster.adminToken());
+    this.victims = new java.util.Random(settings.seed);
   }
 
   public static void main(String[] args) throws Exception {
@@ -165,11 +181,14 @@ public final class OnSaleUnderFire {
     say("event " + eventId + ": " + settings.seats + " seats, " + settings.fans + " fans at a time, load "
         + settings.loadSeconds + " s, a kill every " + settings.killEverySeconds + " s"
         + (settings.pauseEverySeconds > 0 ? ", a pause every " + settings.pauseEverySeconds + " s" : "")
-        + (settings.dbOutageEverySeconds > 0 ? ", a database outage every " + settings.dbOutageEverySeconds + " s" : ""));
+        + (settings.dbOutageEverySeconds > 0 ? ", a database outage every " + settings.dbOutageEverySeconds + " s" : "")
+        + (settings.rollingRestart ? ", one rolling restart of every node" : ""));
+    say("victims seed " + settings.seed + " (the same victims again: --seed " + settings.seed + ")");
     long saleStart = setUp();
     // The planned end; the chaos loop may move it later (--min-kills), never past lastPossibleEnd.
     AtomicLong loadEnd = new AtomicLong(saleStart + settings.loadSeconds * 1000);
-    long lastPossibleEnd = loadEnd.get() + (settings.minKills > 0 ? MAX_EXTRA_LOAD_MILLIS : 0);
+    long lastPossibleEnd = loadEnd.get() + (settings.minKills > 0 ? MAX_EXTRA_LOAD_MILLIS
+        : settings.rollingRestart ? MAX_ROLL_MILLIS : 0);
 
     ExecutorService fans = Executors.newFixedThreadPool(settings.fans, daemon("fan"));
     Fan.Behaviour behaviour = new Fan.Behaviour(settings.maxSeatsPerAccount, settings.abandonShare, settings.releaseShare,
@@ -219,6 +238,10 @@ public final class OnSaleUnderFire {
     admin.scheduleOnSale(eventId, new Admin.OnSale(Instant.ofEpochMilli(System.currentTimeMillis()), Instant.ofEpochMilli(startsAt),
         60000, 10000000, false, 0));
     say("lobby open; the sale starts at " + Instant.ofEpochMilli(startsAt));
+    JsonNode seats = stats() == null ? null : stats().path("seats");
+    if (seats != null && seats.has("available")) {
+      capacity = seats.path("available").asLong() + seats.path("held").asLong() + seats.path("sold").asLong();
+    }
     return startsAt;
   }
 
@@ -226,6 +249,10 @@ public final class OnSaleUnderFire {
 
   /** How much longer than planned the load may go on for the kills a run needs (--min-kills). */
   private static final long MAX_EXTRA_LOAD_MILLIS = 180_000;
+  /** How long a rolling restart of three nodes may keep the load going (each node may take a minute or more to serve again here). */
+  private static final long MAX_ROLL_MILLIS = 900_000;
+  /** How long the verdict waits for checkout recovery to close open authorizations (interval 15 s + stalled-after 30 s, twice). */
+  private static final long AUTHORIZATION_GRACE_MILLIS = 90_000;
 
   /** Kills a random node every so often and restarts it; optionally pauses one or cuts the database. */
   private void chaosLoop(long saleStart, AtomicLong loadEnd, long lastPossibleEnd) {
@@ -235,6 +262,10 @@ public final class OnSaleUnderFire {
     // No new fault in the last stretch of the load: there would be no sales left to recover to.
     long quietEnd = Math.min(15_000, settings.loadSeconds * 250);
     if (settings.killEverySeconds <= 0) nextKill = Long.MAX_VALUE;
+    if (settings.rollingRestart) {
+      rollingRestart(saleStart, loadEnd, lastPossibleEnd, quietEnd);
+      return;
+    }
     int kills = 0;
     while (chaosOn.get() && System.currentTimeMillis() < loadEnd.get() - quietEnd) {
       long now = System.currentTimeMillis();
@@ -252,7 +283,7 @@ public final class OnSaleUnderFire {
         Storefront.sleep(500);
         continue;
       }
-      int node = 1 + ThreadLocalRandom.current().nextInt(3);
+      int node = 1 + victims.nextInt(3);
       if (next == nextKill) {
         int host = cluster.hostOf(eventId, store.nodes());
         node = killTarget(host, kills);
@@ -288,15 +319,38 @@ public final class OnSaleUnderFire {
   }
 
   /**
+   * Fifteen seconds into the sale, every node in turn is stopped gracefully (SIGTERM: it leaves
+   * the cluster, its shards move) and started again, each only once the one before serves
+   * again (chaos/rolling-restart --no-load); the load lasts until the roll is done and a while after.
+   */
+  private void rollingRestart(long saleStart, AtomicLong loadEnd, long lastPossibleEnd, long quietEnd) {
+    long startAt = saleStart + 15_000;
+    while (chaosOn.get() && System.currentTimeMillis() < startAt) Storefront.sleep(500);
+    if (!chaosOn.get()) return;
+    extendLoad(loadEnd, lastPossibleEnd, lastPossibleEnd);
+    long started = System.currentTimeMillis();
+    say("chaos: rolling restart of every node");
+    rollExit = cluster.script("rolling-restart", "--no-load");
+    say("chaos: rolling restart " + (rollExit == 0 ? "done" : "FAILED (exit " + rollExit + ")") + " in " + Verdict.seconds(System.currentTimeMillis() - started));
+    wholeAgain.add("rolling restart: " + Verdict.seconds(System.currentTimeMillis() - started));
+    loadEnd.set(Math.min(lastPossibleEnd, Math.max(System.currentTimeMillis() + quietEnd + 15_000, started + settings.loadSeconds * 1000)));
+  }
+
+  /**
    * The node to kill: the event's host, one of the others, each in turn (the first kill hits the
    * host), or any (--kill-target); any when the host is not known.
    */
   private int killTarget(int host, int killsBefore) {
-    int any = 1 + ThreadLocalRandom.current().nextInt(store.nodes());
-    if (host == 0 || settings.killTarget.equals("random")) return any;
-    boolean aimAtHost = settings.killTarget.equals("host") || settings.killTarget.equals("alternate") && killsBefore % 2 == 0;
+    return killTarget(victims, settings.killTarget, host, killsBefore, store.nodes());
+  }
+
+  /** {@link #killTarget(int, int)}, its randomness from {@code victims} only: a seed replays the choice. */
+  static int killTarget(java.util.Random victims, String target, int host, int killsBefore, int nodes) {
+    int any = 1 + victims.nextInt(nodes);
+    if (host == 0 || target.equals("random")) return any;
+    boolean aimAtHost = target.equals("host") || target.equals("alternate") && killsBefore % 2 == 0;
     if (aimAtHost) return host;
-    int other = 1 + ThreadLocalRandom.current().nextInt(store.nodes() - 1);
+    int other = 1 + victims.nextInt(nodes - 1);
     return other >= host ? other + 1 : other;
   }
 
@@ -383,7 +437,7 @@ public final class OnSaleUnderFire {
       Storefront.Reply r = u.fan().askAgain(u);
       lateAnswers.merge(r.status() == 200 ? "sold" : r.status() == 410 ? "hold expired (nothing charged)"
           : r.answered() ? "answered " + r.status() : "still no answer", 1L, Long::sum);
-      if (r.status() == 200) late.add(u.fan().sale(r, u.startedMillis()));
+      if (r.status() == 200) late.add(u.fan().sale(r, u.startedMillis(), u.idempotencyKey()));
     }
     List<SaleLog.Sale> runSales = sales;
     sales = new ArrayList<>(sales);
@@ -392,7 +446,15 @@ public final class OnSaleUnderFire {
 
     // Every confirmed sale, as its owner sees it now.
     Map<String, Verdict.FoundOrder> found = lookUp(sales.stream().map(s -> new String[] {s.orderId(), s.accountId()}).toList());
+    // Authorizations a crash or a restart left open: checkout recovery finishes or voids them
+    // (every checkout-recovery.interval, once stalled-after old); give it that time and more.
     List<Verdict.LedgerRow> ledger = ledger();
+    long recoveryEnd = System.currentTimeMillis() + AUTHORIZATION_GRACE_MILLIS;
+    while (!Verdict.authorizationsLeftOpen(ledger).isEmpty() && System.currentTimeMillis() < recoveryEnd) {
+      say(Verdict.authorizationsLeftOpen(ledger).size() + " authorizations neither captured nor voided yet: waiting for checkout recovery");
+      Storefront.sleep(5000);
+      ledger = ledger();
+    }
     List<String[]> captured = new ArrayList<>();
     for (Verdict.LedgerRow row : ledger) {
       if (row.status().equals("CAPTURED") && !found.containsKey(row.orderId())) {
@@ -412,6 +474,21 @@ public final class OnSaleUnderFire {
     v.count("captured payments without tickets", orphans.size(), orphans);
     v.count("seats still held after every deadline passed", held < 0 ? 1 : held,
         held < 0 ? List.of("the event's stats did not answer") : List.of());
+    if (settings.rollingRestart) {
+      v.count("nodes of the rolling restart not stopped gracefully or not back", rollExit == 0 ? 0 : 1, rollExit == 0 ? List.of()
+          : List.of(rollExit == -2 ? "the roll did not run" : "chaos/rolling-restart exited " + rollExit + " (see its lines above)"));
+    }
+    List<String> open = Verdict.authorizationsLeftOpen(ledger);
+    v.count("authorizations neither captured nor voided", open.size(), open);
+    List<String> notAddingUp = stats == null || capacity < 0 ? List.of("the event's stats did not answer")
+        : Verdict.seatsNotAddingUp(capacity, stats.path("seats").path("sold").asLong(), stats.path("seats").path("held").asLong(),
+            stats.path("seats").path("available").asLong());
+    v.count("sold + held + available not the capacity", notAddingUp.size(), notAddingUp);
+    Set<String> capturedOrders = new HashSet<>();
+    ledger.stream().filter(r -> r.status().equals("CAPTURED")).forEach(r -> capturedOrders.add(r.orderId()));
+    Map<String, Set<String>> keysTwice = Verdict.keysCapturedMoreThanOnce(sales, capturedOrders);
+    v.count("Idempotency-Keys captured more than once", keysTwice.size(),
+        keysTwice.entrySet().stream().map(e -> e.getKey() + " captured " + e.getValue()).toList());
 
     List<Long> saleTimes = runSales.stream().map(SaleLog.Sale::atMillis).toList();
     List<Long> holdTimes = log.holds();
@@ -422,7 +499,7 @@ public final class OnSaleUnderFire {
     List<ChaosCluster.Event> events = cluster.events(runStart);
     List<ChaosCluster.Event> kills = events.stream().filter(e -> e.action().equals("kill")).toList();
     List<ChaosCluster.Event> faults = events.stream()
-        .filter(e -> Set.of("kill", "pause", "db-outage", "partition").contains(e.action())).toList();
+        .filter(e -> Set.of("kill", "pause", "db-outage", "partition", "rolling-restart").contains(e.action())).toList();
     List<Verdict.Recovery> recoveries = Verdict.recoveries(kills, runSales, holdTimes, loadEnd);
     List<Long> toSale = recoveries.stream().map(Verdict.Recovery::toNextSaleMillis).toList();
     List<Long> toHalf = recoveries.stream().map(Verdict.Recovery::backToHalfMillis).toList();
@@ -492,10 +569,7 @@ public final class OnSaleUnderFire {
     store.answers().forEach((call, byStatus) -> {
       if (!call.equals("probe")) v.figures.put("answers to " + call, describe(byStatus));
     });
-    if (ledgerCounts.getOrDefault("AUTHORIZED", 0L) > 0) {
-      v.notes.add(ledgerCounts.get("AUTHORIZED") + " authorizations are neither captured nor voided yet (a card hold without a ticket"
-          + " until checkout recovery finishes or voids them)");
-    }
+    v.figures.put("victims seed (--seed to replay the same choice)", Long.toString(settings.seed));
     String report = v.render("onsale-under-fire verdict: event " + eventId);
     System.out.print(report);
     Files.writeString(cluster.runDir.resolve("verdict.txt"), report, StandardCharsets.UTF_8);

@@ -10,10 +10,10 @@ final class SaleLog {
 
   /**
    * A checkout answered 200: when it was first sent and when the answer came, the order, its seats
-   * and ticket ids as the answer named them, and whose it is.
+   * and ticket ids as the answer named them, whose it is, and the Idempotency-Key it was sent with.
    */
   record Sale(long startedMillis, long atMillis, String orderId, int fan, String accountId, List<String> seatIds,
-              List<String> ticketIds) {}
+              List<String> ticketIds, String idempotencyKey) {}
 
   /** A checkout whose outcome its fan did not learn in time: to be asked again, with the same key, after the run. */
   record Unanswered(Fan fan, String idempotencyKey, String paymentToken, long startedMillis, String lastAnswer) {}

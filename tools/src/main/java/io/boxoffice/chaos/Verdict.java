@@ -100,6 +100,42 @@ final class Verdict {
     return out;
   }
 
+  /**
+   * Authorizations neither captured nor voided: a card hold without a ticket. Checkout recovery
+   * must finish or void every one that a crash left open, so after the run none may remain.
+   */
+  static List<String> authorizationsLeftOpen(Collection<LedgerRow> ledger) {
+    List<String> open = new ArrayList<>();
+    for (LedgerRow row : ledger) if (row.status().equals("AUTHORIZED")) open.add(row.orderId());
+    return open;
+  }
+
+  /**
+   * The event's own seat counts against its capacity: sold + held + available must be the
+   * capacity (the sum at creation); a seat counted twice or lost is the difference.
+   */
+  static List<String> seatsNotAddingUp(long capacity, long sold, long held, long available) {
+    long sum = sold + held + available;
+    if (sum == capacity) return List.of();
+    return List.of(sold + " sold + " + held + " held + " + available + " available = " + sum + ", capacity " + capacity);
+  }
+
+  /**
+   * Idempotency-Keys whose checkouts captured more than one order: a fan retrying a checkout
+   * with the same key must be charged once. {@code captured}: order ids captured in the ledger.
+   */
+  static Map<String, Set<String>> keysCapturedMoreThanOnce(Collection<SaleLog.Sale> sales, Set<String> captured) {
+    Map<String, Set<String>> ordersByKey = new HashMap<>();
+    for (SaleLog.Sale s : sales) {
+      if (captured.contains(s.orderId())) ordersByKey.computeIfAbsent(s.idempotencyKey(), k -> new TreeSet<>()).add(s.orderId());
+    }
+    Map<String, Set<String>> twice = new LinkedHashMap<>();
+    ordersByKey.forEach((key, orders) -> {
+      if (orders.size() > 1) twice.put(key, orders);
+    });
+    return twice;
+  }
+
   // ---- the figures ------------------------------------------------------------------------
 
   /** The longest time without a success between {@code from} and {@code to}, counting both ends. */
@@ -197,6 +233,7 @@ final class Verdict {
         case "pause" -> "resume";
         case "db-outage" -> "db-restored";
         case "partition" -> "heal";
+        case "rolling-restart" -> "rolled";
         default -> null;
       };
       if (endAction == null) continue;

@@ -13,7 +13,7 @@ class VerdictTest {
 
   static SaleLog.Sale sale(long at, String orderId, String... seats) {
     List<String> tickets = java.util.Arrays.stream(seats).map(s -> orderId + "." + s).toList();
-    return new SaleLog.Sale(at - 100, at, orderId, 0, "a1", List.of(seats), tickets);
+    return new SaleLog.Sale(at - 100, at, orderId, 0, "a1", List.of(seats), tickets, "key-" + orderId);
   }
 
   static Verdict.FoundOrder found(SaleLog.Sale s) {
@@ -67,7 +67,7 @@ class VerdictTest {
     List<SaleLog.Sale> sales = new java.util.ArrayList<>();
     for (long t = 0; t < 10_000; t += 500) sales.add(sale(t, "o" + t));
     // Under way when the node died: sent before the kill, answered after it.
-    sales.add(new SaleLog.Sale(9_900, 10_050, "late", 0, "a1", List.of(), List.of()));
+    sales.add(new SaleLog.Sale(9_900, 10_050, "late", 0, "a1", List.of(), List.of(), "key-late"));
     for (long t = 14_000; t < 30_000; t += 500) sales.add(sale(t, "o" + t));
     ChaosCluster.Event kill = new ChaosCluster.Event(10_000, "kill", "node 2 pid 42");
     Verdict.Recovery r = Verdict.recoveries(List.of(kill), sales, List.of(10_100L), 30_000).get(0);
@@ -117,5 +117,60 @@ class VerdictTest {
     assertEquals(List.of(2, 0, 1), Verdict.timeline(List.of(0L, 4_999L, 12_000L), 0, 15_000, 5_000));
     assertEquals(20, Verdict.percentile(List.of(10L, 30L, 20L, -1L), 50));
     assertEquals(30, Verdict.percentile(List.of(10L, 30L, 20L, -1L), 100));
+  }
+
+  @Test
+  void authorizationsNeitherCapturedNorVoidedAreCounted() {
+    List<Verdict.LedgerRow> ledger = List.of(new Verdict.LedgerRow("e.a1.1:authorize", "CAPTURED"),
+        new Verdict.LedgerRow("e.a1.2:authorize", "VOIDED"), new Verdict.LedgerRow("e.a2.1:authorize", "AUTHORIZED"),
+        new Verdict.LedgerRow("e.a3.1:authorize", "DECLINED"));
+    assertEquals(List.of("e.a2.1"), Verdict.authorizationsLeftOpen(ledger));
+    assertEquals(List.of(), Verdict.authorizationsLeftOpen(ledger.subList(0, 2)));
+  }
+
+  @Test
+  void theSeatCountsMustAddUpToTheCapacity() {
+    assertEquals(List.of(), Verdict.seatsNotAddingUp(100, 60, 10, 30));
+    assertEquals(1, Verdict.seatsNotAddingUp(100, 61, 10, 30).size(), "a seat counted twice");
+    assertEquals(1, Verdict.seatsNotAddingUp(100, 60, 9, 30).size(), "a seat lost");
+  }
+
+  @Test
+  void anIdempotencyKeyCapturesAtMostOneOrder() {
+    SaleLog.Sale first = new SaleLog.Sale(0, 1, "e.a1.1", 0, "a1", List.of("A-1-1"), List.of("t1"), "k1");
+    SaleLog.Sale retried = new SaleLog.Sale(0, 2, "e.a1.1", 0, "a1", List.of("A-1-1"), List.of("t1"), "k1");
+    SaleLog.Sale other = new SaleLog.Sale(0, 3, "e.a1.2", 0, "a1", List.of("A-1-2"), List.of("t2"), "k2");
+    assertTrue(Verdict.keysCapturedMoreThanOnce(List.of(first, retried, other), java.util.Set.of("e.a1.1", "e.a1.2")).isEmpty(),
+        "a retry answered with the same order is one capture");
+    SaleLog.Sale second = new SaleLog.Sale(0, 4, "e.a1.3", 0, "a1", List.of("A-1-3"), List.of("t3"), "k1");
+    assertEquals(Map.of("k1", java.util.Set.of("e.a1.1", "e.a1.3")),
+        Verdict.keysCapturedMoreThanOnce(List.of(first, second, other), java.util.Set.of("e.a1.1", "e.a1.2", "e.a1.3")));
+    assertTrue(Verdict.keysCapturedMoreThanOnce(List.of(first, second), java.util.Set.of("e.a1.1")).isEmpty(),
+        "an order voided, not captured, charges nothing");
+  }
+
+  @Test
+  void aSeedReplaysTheSameVictims() {
+    for (String target : List.of("alternate", "random", "others")) {
+      List<Integer> once = new java.util.ArrayList<>();
+      List<Integer> again = new java.util.ArrayList<>();
+      java.util.Random a = new java.util.Random(42);
+      java.util.Random b = new java.util.Random(42);
+      for (int kill = 0; kill < 20; kill++) {
+        once.add(OnSaleUnderFire.killTarget(a, target, 1 + kill % 3, kill, 3));
+        again.add(OnSaleUnderFire.killTarget(b, target, 1 + kill % 3, kill, 3));
+      }
+      assertEquals(once, again, target);
+      assertTrue(once.stream().allMatch(n -> n >= 1 && n <= 3), once.toString());
+    }
+    List<Integer> otherSeed = new java.util.ArrayList<>();
+    List<Integer> seed42 = new java.util.ArrayList<>();
+    java.util.Random c = new java.util.Random(7);
+    java.util.Random d = new java.util.Random(42);
+    for (int kill = 0; kill < 20; kill++) {
+      otherSeed.add(OnSaleUnderFire.killTarget(c, "random", 1, kill, 3));
+      seed42.add(OnSaleUnderFire.killTarget(d, "random", 1, kill, 3));
+    }
+    assertFalse(otherSeed.equals(seed42), "another seed, other victims");
   }
 }
