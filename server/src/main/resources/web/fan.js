@@ -367,6 +367,7 @@
       map.near[k] = Math.sqrt(best);
     }
     renderPrices();
+    renderSectionChoices();
   }
 
   function renderPrices() {
@@ -440,7 +441,7 @@
     window.boxofficeDrawMs = map.drawMs;
     const available = map.n - map.status.reduce((a, s) => a + (s === 0 ? 0 : 1), 0);
     $('map').setAttribute('aria-label', `Seat map: ${plural(available, 'seat', 'seats')} available of ${map.n.toLocaleString('en')}.`
-      + ' Use best seats below to choose with the keyboard.');
+      + ' Pick seats by section and row below, or let us find the best ones.');
     $('map-info').textContent = `${plural(available, 'seat', 'seats')} available`;
   }
 
@@ -494,13 +495,58 @@
     const rect = canvas.getBoundingClientRect();
     const ratio = canvas.width / rect.width;
     const i = seatAt((ev.clientX - rect.left) * ratio, (ev.clientY - rect.top) * ratio);
-    if (i < 0) return;
-    if (map.picked.has(i)) map.picked.delete(i);
+    if (i >= 0) togglePick(i);
+  });
+
+  /** Picks a seat, or unpicks one already picked; a seat that is not available, or one over the limit, is refused aloud. */
+  function togglePick(i) {
+    if (map.picked.has(i)) { map.picked.delete(i); announce(`Seat ${seatId(i)} unpicked.`); }
     else if (map.status[i] !== 0 || map.mine.has(i)) { announce(`Seat ${seatId(i)} is not available.`); return; }
     else if (map.picked.size + cart.seats.length >= map.max) { announce(`You can have at most ${map.max} seats.`); return; }
-    else map.picked.add(i);
+    else { map.picked.add(i); announce(`Seat ${seatId(i)} picked, ${money(map.prices[zoneOf(i)])}.`); }
     renderPicked();
+    renderSeatChoices();
     draw();
+  }
+
+  // The same choice without a pointer: section, row, then one of the row's seats (each option
+  // says its price and whether it can be had), for the keyboard and for screen readers.
+  function renderSectionChoices() {
+    const sections = $('pick-section');
+    sections.replaceChildren(...map.sections.map((id, k) => new Option(`Section ${id}`, String(k))));
+    renderRowChoices();
+  }
+  function renderRowChoices() {
+    const section = Number($('pick-section').value);
+    const rows = $('pick-row');
+    rows.replaceChildren();
+    map.rows.forEach((r, k) => { if (r.section === section) rows.append(new Option(`Row ${r.id} (${map.zones[r.zone]})`, String(k))); });
+    renderSeatChoices();
+  }
+  function renderSeatChoices() {
+    const rowIndex = Number($('pick-row').value);
+    const select = $('pick-seat');
+    const r = map.rows[rowIndex];
+    if (!r) { select.replaceChildren(); return; }
+    const chosen = select.value;
+    const options = [];
+    for (let k = 0; k < r.seats; k++) {
+      const i = r.start + k;
+      const state = map.picked.has(i) ? 'picked' : map.mine.has(i) ? 'in your cart' : map.status[i] === 0 ? money(map.prices[map.zones[r.zone]]) : 'taken';
+      const o = new Option(`Seat ${k + 1}, ${state}`, String(i));
+      o.disabled = state === 'taken' || state === 'in your cart';
+      options.push(o);
+    }
+    select.replaceChildren(...options);
+    if (chosen && options.some(o => o.value === chosen && !o.disabled)) select.value = chosen;
+    else { const first = options.find(o => !o.disabled); if (first) select.value = first.value; }
+  }
+  $('pick-section').addEventListener('change', renderRowChoices);
+  $('pick-row').addEventListener('change', renderSeatChoices);
+  $('seat-form').addEventListener('submit', ev => {
+    ev.preventDefault();
+    const i = Number($('pick-seat').value);
+    if ($('pick-seat').value !== '' && Number.isInteger(i) && i >= 0 && i < map.n) togglePick(i);
   });
   const zoomBy = f => { map.zoom = Math.min(64, Math.max(1, map.zoom * f)); if (map.zoom === 1) { map.cx = (map.minX + map.maxX) / 2; map.cy = (map.minY + map.maxY) / 2; } draw(); };
   $('zoom-in').addEventListener('click', () => zoomBy(2));
@@ -517,6 +563,7 @@
       // A seat someone else took since it was picked can no longer be held: drop it.
       for (const i of [...map.picked]) if (map.status[i] !== 0) map.picked.delete(i);
       renderPicked();
+      if (document.activeElement !== $('pick-seat')) renderSeatChoices();
       draw();
     } else if (r && r.status === 403) {
       return lostAdmission();

@@ -260,6 +260,28 @@ class FanPagesBrowserTest {
     }
     keys.sendKeys(Keys.ENTER).perform();
     await().atMost(Duration.ofSeconds(10)).until(() -> d.findElements(By.cssSelector("#cart-list li")).size() == 3);
+
+    // Two chosen seats with the keyboard: section, row, seat, "Pick", the next seat, "Pick", "Hold".
+    for (int i = 0; i < 30 && !"pick-seat".equals(d.switchTo().activeElement().getAttribute("id")); i++) {
+      keys.sendKeys(Keys.TAB).perform();
+    }
+    assertEquals("pick-seat", d.switchTo().activeElement().getAttribute("id"), "Tab reaches the seat choice");
+    String first = d.switchTo().activeElement().getAttribute("value");
+    keys.sendKeys(Keys.TAB).sendKeys(Keys.ENTER).perform();   // Pick
+    await().atMost(Duration.ofSeconds(5)).until(() -> byId(d, "picked-text").getText().startsWith("Picked: "));
+    keys.keyDown(Keys.SHIFT).sendKeys(Keys.TAB).keyUp(Keys.SHIFT).perform();   // back to the seat
+    assertEquals("pick-seat", d.switchTo().activeElement().getAttribute("id"), "Shift+Tab goes back to the seat choice");
+    keys.sendKeys(Keys.ARROW_DOWN).perform();   // the next seat of the row
+    String second = d.switchTo().activeElement().getAttribute("value");
+    assertTrue(!second.equals(first), "the arrow moved to another seat");
+    keys.sendKeys(Keys.TAB).sendKeys(Keys.ENTER).perform();   // Pick
+    await().atMost(Duration.ofSeconds(5)).until(() -> byId(d, "picked-text").getText().matches("Picked: \\S+, \\S+ .*"));
+    keys.sendKeys(Keys.TAB).perform();   // to "Hold"
+    assertEquals("hold-picked", d.switchTo().activeElement().getAttribute("id"), "Tab reaches the hold button");
+    String picked = byId(d, "picked-text").getText();
+    keys.sendKeys(Keys.ENTER).perform();
+    await().atMost(Duration.ofSeconds(10)).until(() -> d.findElements(By.cssSelector("#cart-list li")).size() == 5);
+    assertTrue(picked.matches("Picked: \\S+, \\S+ .*"), "two seats picked by keyboard: " + picked);
   }
 
   @Test
