@@ -236,18 +236,9 @@ class WaitingRoomAttacksIntegrationTest {
   void buyingFreesTheShopperSlotForTheNextFan() {
     // One shopper at a time: the second fan is admitted only once the first has bought.
     String e = onSale(60_000, 1);
-    HttpFan buyer = fan();
-    HttpFan next = fan();
-    join(buyer, e);
-    join(next, e);
-    startSale(e);
-    clock.advance(Duration.ofSeconds(2));
-    awaitStats(e, s -> s.get("admittedUpTo").asInt() == 1 && s.get("activeShoppers").asInt() == 1);
-    await().atMost(Duration.ofSeconds(20)).until(() -> status(buyer, e).get("state").asText().equals("admitted")
-        || status(next, e).get("state").asText().equals("admitted"));
-    HttpFan first = status(buyer, e).get("state").asText().equals("admitted") ? buyer : next;
-    HttpFan second = first == buyer ? next : buyer;
-    assertEquals("waiting", status(second, e).get("state").asText());
+    HttpFan[] order = oneSlotTwoFans(e);
+    HttpFan first = order[0];
+    HttpFan second = order[1];
 
     assertEquals(200, first.send("POST", "/api/events/" + e + "/cart/holds", "{\"best\":{\"quantity\":2}}").status());
     HttpFan.Reply order = first.send("POST", "/api/events/" + e + "/cart/checkout", "{\"paymentToken\":\"tok_visa\"}",
@@ -274,8 +265,17 @@ class WaitingRoomAttacksIntegrationTest {
     });
   }
 
-  /** Which of the two fans the line reached first (the other still waits). */
-  static HttpFan[] firstAndSecond(String e, HttpFan one, HttpFan two) {
+  /**
+   * A sale with one shopper slot and two fans in its lobby, started: the fan the line reached
+   * first (admitted) and the other (waiting), in that order.
+   */
+  static HttpFan[] oneSlotTwoFans(String e) {
+    HttpFan one = fan();
+    HttpFan two = fan();
+    join(one, e);
+    join(two, e);
+    startSale(e);
+    clock.advance(Duration.ofSeconds(2));
     awaitStats(e, s -> s.get("admittedUpTo").asInt() == 1 && s.get("activeShoppers").asInt() == 1);
     await().atMost(Duration.ofSeconds(20)).until(() -> status(one, e).get("state").asText().equals("admitted")
         || status(two, e).get("state").asText().equals("admitted"));
@@ -289,17 +289,11 @@ class WaitingRoomAttacksIntegrationTest {
   void anAdmittedFanWhoNeverComesGivesTheSlotBackAfterTheArrivalWindow() {
     // One shopper at a time; the first fan admitted never holds anything (closed the tab).
     String e = onSale(60_000, 1);
-    HttpFan one = fan();
-    HttpFan two = fan();
-    join(one, e);
-    join(two, e);
-    startSale(e);
-    clock.advance(Duration.ofSeconds(2));
-    HttpFan[] order = firstAndSecond(e, one, two);
-    roomTimePasses(one, e, Duration.ofMinutes(2));
+    HttpFan[] order = oneSlotTwoFans(e);
+    roomTimePasses(order[0], e, Duration.ofMinutes(2));
     assertEquals(1, stats(e).get("admittedUpTo").asInt(), "inside the arrival window the slot waits for its fan");
     // Past the arrival window (3 minutes), long before the 30-minute admission window ends.
-    roomTimePasses(one, e, Duration.ofSeconds(70));
+    roomTimePasses(order[0], e, Duration.ofSeconds(70));
     awaitStats(e, s -> s.get("admittedUpTo").asInt() == 2);
     awaitAdmitted(order[1], e);
     // The fan who did not come is still admitted (its token admits for its window) and may still shop.
@@ -309,17 +303,11 @@ class WaitingRoomAttacksIntegrationTest {
   @Test
   void anAdmittedFanWhoHoldsSeatsKeepsTheSlotPastTheArrivalWindow() {
     String e = onSale(60_000, 1);
-    HttpFan one = fan();
-    HttpFan two = fan();
-    join(one, e);
-    join(two, e);
-    startSale(e);
-    clock.advance(Duration.ofSeconds(2));
-    HttpFan[] order = firstAndSecond(e, one, two);
+    HttpFan[] order = oneSlotTwoFans(e);
     HttpFan.Reply hold = order[0].send("POST", "/api/events/" + e + "/cart/holds", "{\"best\":{\"quantity\":2}}");
     assertEquals(200, hold.status(), hold.body());
-    for (int minute = 0; minute < 4; minute++) roomTimePasses(one, e, Duration.ofMinutes(1));
-    roomTimePasses(one, e, Duration.ofSeconds(1));
+    for (int minute = 0; minute < 4; minute++) roomTimePasses(order[0], e, Duration.ofMinutes(1));
+    roomTimePasses(order[0], e, Duration.ofSeconds(1));
     assertEquals(1, stats(e).get("admittedUpTo").asInt(), "a fan who came to shop keeps the slot");
     assertEquals("waiting", status(order[1], e).get("state").asText());
   }
