@@ -64,7 +64,7 @@ public final class NodeConfig {
     derived.putAll(RemoteTls.derived(base));
     // The journal's pool in JMX, where Metrics#bindPools finds it (Slick creates it out of our reach).
     derived.put(DB + ".db.registerMbeans", true);
-    if (!base.hasPath(DB + ".db.poolName")) derived.put(DB + ".db.poolName", "journal");
+    derived.put(INVENTORY_DB + ".db.registerMbeans", true);
     List<String> seeds = seedNodes(base);
     if (!seeds.isEmpty()) derived.put("pekko.cluster.seed-nodes", ConfigValueFactory.fromIterable(seeds));
     return ConfigFactory.parseMap(derived).withFallback(base).resolve();

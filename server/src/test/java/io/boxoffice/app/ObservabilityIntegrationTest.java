@@ -60,7 +60,8 @@ class ObservabilityIntegrationTest {
     // The pools: the journal's (Slick's HikariCP, found in JMX) and the read side's.
     await("the pools' gauges").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).until(() -> {
       String pools = new HttpFan(node.managementPort()).send("GET", "/metrics", null).body();
-      return pools.contains("boxoffice_db_pool_open{pool=\"journal\"}") && pools.contains("boxoffice_db_pool_open{pool=\"read-side\"}");
+      return pools.contains("boxoffice_db_pool_open{pool=\"journal\"}") && pools.contains("boxoffice_db_pool_open{pool=\"inventory\"}")
+          && pools.contains("boxoffice_db_pool_open{pool=\"read-side\"}");
     });
 
     // An on-sale's waiting room feeds per-event gauges from the manifests this node hears.

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.boxoffice.support.Eventually;
 import io.boxoffice.support.HttpFan;
 import io.boxoffice.support.TestCluster;
 import java.time.Clock;
@@ -54,6 +55,10 @@ class RollingRestartIntegrationTest {
     Node host = nodes.stream().filter(n -> hosts(n, eventId)).findFirst().orElseThrow();
     Node front = nodes.stream().filter(n -> n != host).findFirst().orElseThrow();
 
+    // The admin's "open" answers once its own node has heard the event's room; the front node
+    // hears it from the topic a moment later (until then it answers an unknown event 404).
+    Eventually.reply("the front node knows the event", Duration.ofSeconds(20), Duration.ofMillis(100),
+        () -> new HttpFan(front.httpPort()).send("GET", "/api/events/" + eventId + "/summary", null), r -> r.status() == 200);
     HttpFan holder = new HttpFan(front.httpPort());
     holder.signUp("rr-holder-" + id + "@example.com");
     assertEquals(200, holder.send("POST", "/api/events/" + eventId + "/cart/holds", "{\"best\":{\"quantity\":2}}").status());

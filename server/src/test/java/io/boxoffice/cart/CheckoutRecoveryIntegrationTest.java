@@ -23,7 +23,10 @@ class CheckoutRecoveryIntegrationTest {
     PaymentSimulator payments = new PaymentSimulator(Duration.ofSeconds(6), 0.0);
     var fastSweep = ConfigFactory.parseString("boxoffice.checkout-recovery { interval = 300ms, stalled-after = 1s }");
     String id = UUID.randomUUID().toString().substring(0, 8);
-    Node first = TestNode.postgres(Clock.systemUTC(), payments, fastSweep);
+    // The first node goes before the processor answers: its stop does not wait for requests in
+    // flight (a graceful stop would let the 6-s payment finish within the 12-s drain).
+    Node first = TestNode.postgres(Clock.systemUTC(), payments, fastSweep.withFallback(ConfigFactory.parseString(
+        "pekko.coordinated-shutdown.phases.service-requests-done.timeout = 1s")));
     String cookie;
     try {
       HttpFan admin = new HttpFan(first.httpPort());

@@ -236,9 +236,9 @@ class WaitingRoomAttacksIntegrationTest {
   void buyingFreesTheShopperSlotForTheNextFan() {
     // One shopper at a time: the second fan is admitted only once the first has bought.
     String e = onSale(60_000, 1);
-    HttpFan[] order = oneSlotTwoFans(e);
-    HttpFan first = order[0];
-    HttpFan second = order[1];
+    HttpFan[] fans = oneSlotTwoFans(e);
+    HttpFan first = fans[0];
+    HttpFan second = fans[1];
 
     assertEquals(200, first.send("POST", "/api/events/" + e + "/cart/holds", "{\"best\":{\"quantity\":2}}").status());
     HttpFan.Reply order = first.send("POST", "/api/events/" + e + "/cart/checkout", "{\"paymentToken\":\"tok_visa\"}",
