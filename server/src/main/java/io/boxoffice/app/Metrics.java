@@ -98,7 +98,7 @@ public final class Metrics implements InventoryMetrics, EdgeMetrics, ShopMetrics
   @Override
   public void seatsReleasedByTimer(String eventId, int seats) {
     Counter.builder("boxoffice_holds_released_by_timer")
-        .description("Seats of abandoned holds that the carts' hold timers gave back to the sale")
+        .description("Seats of abandoned holds that ran out, found by the carts' hold timers (given back by them, or already by the inventory at the deadline)")
         .tag("event", eventId).register(registry).increment(seats);
   }
 

@@ -329,7 +329,10 @@ public final class Cart extends EventSourcedBehaviorWithEnforcedReplies<Cart.Com
       return;
     }
     expiryUnanswered = 0;
-    if (!a.released().isEmpty()) settings.metrics().seatsReleasedByTimer(eventId, a.released().size());
+    // Seats the timer found run out: given back by its ask, or freed by the inventory's lazy
+    // expiry at their deadline before the ask arrived ("gone": no longer this fan's, not bought).
+    int ranOut = a.released().size() + a.gone().size();
+    if (ranOut > 0) settings.metrics().seatsReleasedByTimer(eventId, ranOut);
     holdTimer.checked(new HoldTimer.Due(a.dueSeats(), a.dueDeadline()), a.released(), a.gone(), a.live(), a.liveUntil());
     // Not at once again: seats still live past their deadline mean the event's clock is behind ours.
     armHoldTimer(settings.retryMin());
