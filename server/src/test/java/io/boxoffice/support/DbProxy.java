@@ -88,6 +88,15 @@ public final class DbProxy implements AutoCloseable {
       try {
         while (true) {
           Socket client = s.accept();
+          synchronized (this) {
+            // A connection accepted just before cut() closed the listener must not outlive the
+            // cut: cut() and this check take the same lock, so it is either closed there or here.
+            if (server != s) {
+              closeQuietly(client);
+              continue;
+            }
+            open.add(client);
+          }
           if (blackHoling) {
             // Accepted by the kernel as a black-holed address never is, but answered just as
             // little: the client's connect or login timeout must give up on it.
@@ -135,9 +144,15 @@ public final class DbProxy implements AutoCloseable {
 
   private void connect(Socket client) {
     Socket upstream = new Socket();
-    open.add(client);
-    open.add(upstream);
-    upstreams.add(upstream);
+    synchronized (this) {
+      if (!open.contains(client)) {
+        // cut() came between the accept and here.
+        closeQuietly(client);
+        return;
+      }
+      open.add(upstream);
+      upstreams.add(upstream);
+    }
     try {
       upstream.connect(target, 3000);
       client.setTcpNoDelay(true);
