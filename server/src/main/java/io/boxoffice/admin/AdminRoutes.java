@@ -41,6 +41,8 @@ import org.apache.pekko.http.javadsl.model.sse.ServerSentEvent;
 import org.apache.pekko.http.javadsl.server.AllDirectives;
 import org.apache.pekko.http.javadsl.server.Route;
 import org.apache.pekko.stream.javadsl.Source;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** Event managers' calls under {@code /admin}, behind the admin bearer token. */
 public final class AdminRoutes extends AllDirectives {
@@ -121,6 +123,7 @@ public final class AdminRoutes extends AllDirectives {
   private final PresaleCodes presale;
   private final Function<String, RecipientRef<PresaleRegistry.Command>> registries;
   private final PaymentSimulator simulator;
+  private static final Logger log = LoggerFactory.getLogger(AdminRoutes.class);
   private final Manifests manifests;
   private final ReadSide readSide;
   private final LiveCounters counters;
@@ -239,7 +242,13 @@ public final class AdminRoutes extends AllDirectives {
             api.askTimeout()))
         .thenCompose(reply -> {
           if (!(reply instanceof WaitingRoom.Manifest m)) throw new ApiError(409, "event_exists", "an event with this id exists");
-          return heard(m);
+          // Every edge node finds the event from now on, also one that misses the room's first
+          // manifest. The event exists whatever the keeper answers: a keeper out of reach (its
+          // node failing over) learns of it from the journal within its interval.
+          return manifests.announce(r.eventId()).handle((ok, error) -> {
+            if (error != null) log.warn("the on-sale keeper was not told of new event {} at once: {}", r.eventId(), error.toString());
+            return m;
+          }).thenCompose(this::heard);
         })
         .thenApply(m -> api.json(201, new EventState(r.eventId(), m.state())));
     return api.respond(response);

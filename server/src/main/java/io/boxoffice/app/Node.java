@@ -56,6 +56,7 @@ import io.boxoffice.venue.Venue;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
@@ -249,10 +250,21 @@ public final class Node {
     Manifests[] manifestsHolder = new Manifests[1];
     // A starting node learns from the keeper which events exist, so that it can tell a made-up
     // id (404) from an event whose room it has not heard yet (503) without asking any room.
-    Manifests.Catalogue catalogue = () -> AskPattern.<OnSaleKeeper.Command, OnSaleKeeper.Events>ask(
-            keeper, OnSaleKeeper.ListEvents::new, askTimeout, system.scheduler())
-        .thenCompose(e -> e.complete() ? CompletableFuture.completedFuture(e.eventIds())
-            : CompletableFuture.failedFuture(new IllegalStateException("the keeper is still reading the journal")));
+    Manifests.Catalogue catalogue = new Manifests.Catalogue() {
+      @Override
+      public CompletionStage<Set<String>> eventIds() {
+        return AskPattern.<OnSaleKeeper.Command, OnSaleKeeper.Events>ask(
+                keeper, OnSaleKeeper.ListEvents::new, askTimeout, system.scheduler())
+            .thenCompose(e -> e.complete() ? CompletableFuture.completedFuture(e.eventIds())
+                : CompletableFuture.failedFuture(new IllegalStateException("the keeper is still reading the journal")));
+      }
+
+      @Override
+      public CompletionStage<Void> announce(String eventId) {
+        return AskPattern.<OnSaleKeeper.Command, OnSaleKeeper.Events>ask(
+            keeper, replyTo -> new OnSaleKeeper.Announce(eventId, replyTo), askTimeout, system.scheduler()).thenApply(e -> null);
+      }
+    };
     Manifests manifests = new Manifests(system, manifestTopic, catalogue,
         eventId -> refs.rooms().apply(eventId).tell(new WaitingRoom.Tick()),
         eventId -> metrics.watch(eventId, manifestsHolder[0]));

@@ -40,15 +40,22 @@ public final class Manifests {
   /** The ids of every event created, or a stage that fails while they cannot be told yet. */
   public interface Catalogue {
     CompletionStage<java.util.Set<String>> eventIds();
+
+    /** Makes a new event part of what {@link #eventIds()} answers on every node from now on. */
+    CompletionStage<Void> announce(String eventId);
   }
 
   private final Consumer<String> onNewEvent;
   private final Consumer<String> wakeRoom;
+  private final ActorSystem<?> system;
+  private final Catalogue catalogue;
 
   public Manifests(ActorSystem<?> system, ActorRef<Topic.Command<WaitingRoom.Manifest>> topic, Catalogue catalogue,
                    Consumer<String> wakeRoom, Consumer<String> onNewEvent) {
     this.onNewEvent = onNewEvent;
     this.wakeRoom = wakeRoom;
+    this.system = system;
+    this.catalogue = catalogue;
     readCatalogue(system, catalogue);
     ActorRef<WaitingRoom.Manifest> listener = system.systemActorOf(
         Behaviors.receiveMessage(m -> {
@@ -84,7 +91,10 @@ public final class Manifests {
     // Before the catalogue is read, and for a catalogued room not heard yet, the wait is bounded
     // and shared: a flood of made-up ids waits on the same catalogue and then costs nothing.
     return catalogueRead.copy().orTimeout(ROOM_START_WAIT.toMillis(), TimeUnit.MILLISECONDS)
-        .exceptionallyCompose(e -> CompletableFuture.failedFuture(unknown(eventId)))
+        .thenCompose(c -> c.contains(eventId) ? CompletableFuture.completedFuture(c)
+            : reread().exceptionallyCompose(e -> CompletableFuture.failedFuture(tryAgain())))
+        .exceptionallyCompose(e -> CompletableFuture.failedFuture(
+            e instanceof ApiError || e.getCause() instanceof ApiError ? e : unknown(eventId)))
         .thenCompose(c -> {
           if (!c.contains(eventId)) return CompletableFuture.failedFuture(unknown(eventId));
           wake(eventId);
@@ -117,9 +127,62 @@ public final class Manifests {
    */
   public ApiError unknown(String eventId) {
     java.util.Set<String> c = catalogued;
-    if (c == null || c.contains(eventId)) return new ApiError(503, "unavailable", "this event is starting on this node, try again");
+    if (c == null || c.contains(eventId)) return tryAgain();
     return notFound();
   }
+
+  private static ApiError tryAgain() {
+    return new ApiError(503, "unavailable", "this event is starting on this node, try again");
+  }
+
+  /**
+   * Makes a just-created event known to every node before its creator is answered: the keeper
+   * lists it from now on, so a node that missed its manifest on the topic (it joined a moment
+   * ago, or the message was lost) finds it when it reads the catalogue again on a miss.
+   */
+  public CompletionStage<Void> announce(String eventId) {
+    return catalogue.announce(eventId);
+  }
+
+  /**
+   * The catalogue read again for a request that found an id this node has not heard of: one
+   * read serves every miss that arrived before it started, and reads start at most once per
+   * {@link #REREAD_EVERY}, so a flood of made-up ids costs one ask of the keeper a second. A
+   * miss never takes the answer of a read that started before it: an event announced just
+   * before the miss is in the read it waits for. Fails when the keeper cannot be asked.
+   */
+  private CompletionStage<java.util.Set<String>> reread() {
+    CompletableFuture<java.util.Set<String>> next;
+    synchronized (this) {
+      if (pendingReread != null) return pendingReread.copy();
+      next = new CompletableFuture<>();
+      pendingReread = next;
+      long wait = Math.max(0, lastRereadStart + REREAD_EVERY.toNanos() - System.nanoTime());
+      system.scheduler().scheduleOnce(Duration.ofNanos(wait), () -> startReread(next), system.executionContext());
+    }
+    return next.copy();
+  }
+
+  private void startReread(CompletableFuture<java.util.Set<String>> read) {
+    synchronized (this) {
+      pendingReread = null;
+      lastRereadStart = System.nanoTime();
+    }
+    catalogue.eventIds().whenComplete((ids, error) -> {
+      if (ids == null) {
+        read.completeExceptionally(error);
+        return;
+      }
+      java.util.Set<String> now = java.util.Set.copyOf(ids);
+      catalogued = now;
+      read.complete(now);
+    });
+  }
+
+  /** A read not started yet that misses wait for; null when none is due. Guarded by {@code this}. */
+  private CompletableFuture<java.util.Set<String>> pendingReread;
+  private long lastRereadStart = System.nanoTime() - REREAD_EVERY.toNanos();
+  private static final Duration REREAD_EVERY = Duration.ofSeconds(1);
 
   /** Reads the catalogue until it answers, once a second; then the topic alone keeps this node up to date. */
   private void readCatalogue(ActorSystem<?> system, Catalogue catalogue) {

@@ -69,6 +69,13 @@ public final class OnSaleKeeper {
   /** {@code complete} once the keeper has read the catalogue whole at least once; until then the list may lack events. */
   public record Events(boolean complete, Set<String> eventIds) implements CborSerializable {}
 
+  /**
+   * Told by the node that created the event, before it answers the manager: the keeper's list
+   * holds the event at once, not only once its projection has read the journal, so that any edge
+   * node that has not heard of it yet finds it when it asks again ({@link ListEvents}).
+   */
+  public record Announce(String eventId, ActorRef<Events> replyTo) implements Command {}
+
   private record Poke() implements Command {}
 
   /** What one pass read: the defined events and the scheduled ones, or {@code failure}. */
@@ -113,6 +120,11 @@ public final class OnSaleKeeper {
                     .thenCompose(read -> since(journal, materializer, read, EVENT_TAG, tail)
                         .thenCombine(since(journal, materializer, read, TAG, tail), (d, s) -> new Found(d, s, null))),
                 (found, error) -> found != null ? found : new Found(Set.of(), Set.of(), String.valueOf(error)));
+            return Behaviors.same();
+          })
+          .onMessage(Announce.class, a -> {
+            defined.add(a.eventId());
+            a.replyTo().tell(new Events(readOnce[0], Set.of(a.eventId())));
             return Behaviors.same();
           })
           .onMessage(ListEvents.class, l -> {

@@ -1,0 +1,111 @@
+package io.boxoffice.queue;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.boxoffice.edge.ApiError;
+import io.boxoffice.support.TestConfigs;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
+import org.apache.pekko.actor.typed.pubsub.Topic;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * How an edge node tells an event it has not heard of yet (503, try again) from one that does
+ * not exist (404) once its first read of the catalogue is done: it reads the catalogue again on
+ * a miss, at most once a second however many misses there are.
+ */
+class ManifestsCatalogueTest {
+  /** One per test: a node has one manifest listener. */
+  ActorTestKit testKit = ActorTestKit.create(TestConfigs.entityConfig());
+
+  @AfterEach
+  void stop() {
+    testKit.shutdownTestKit();
+  }
+
+  /** The keeper's list, in memory: what it answers and how often it was asked. */
+  static final class KeeperList implements Manifests.Catalogue {
+    final Set<String> ids = ConcurrentHashMap.newKeySet();
+    final AtomicInteger reads = new AtomicInteger();
+
+    @Override
+    public CompletionStage<Set<String>> eventIds() {
+      reads.incrementAndGet();
+      return CompletableFuture.completedFuture(Set.copyOf(ids));
+    }
+
+    @Override
+    public CompletionStage<Void> announce(String eventId) {
+      ids.add(eventId);
+      return CompletableFuture.completedFuture(null);
+    }
+  }
+
+  Manifests manifests(KeeperList keeper, List<String> woken) {
+    var topic = testKit.spawn(Topic.create(WaitingRoom.Manifest.class, "t-" + System.nanoTime()));
+    Manifests m = new Manifests(testKit.system(), topic, keeper, woken::add, id -> {});
+    // The first read is done: an id nobody created is a plain 404.
+    await().atMost(Duration.ofSeconds(10)).until(() -> status(m, "nobody-made-this") == 404);
+    return m;
+  }
+
+  static int status(Manifests m, String eventId) {
+    try {
+      m.current(eventId).toCompletableFuture().join();
+      return 200;
+    } catch (CompletionException e) {
+      return ((ApiError) e.getCause()).status();
+    }
+  }
+
+  @Test
+  void anEventAnnouncedAfterTheFirstReadIsStartingNotUnknownAndIsServedOnceHeard() {
+    KeeperList keeper = new KeeperList();
+    List<String> woken = new CopyOnWriteArrayList<>();
+    Manifests m = manifests(keeper, woken);
+
+    m.announce("brand-new").toCompletableFuture().join();
+    CompletableFuture<WaitingRoom.Manifest> asked = m.current("brand-new").toCompletableFuture();
+    await().atMost(Duration.ofSeconds(5)).until(() -> woken.contains("brand-new"));
+    m.remember(manifest("brand-new"));
+    assertEquals("brand-new", asked.join().eventId(), "served once its room is heard");
+    assertEquals(404, status(m, "still-nobody"), "made-up ids stay unknown");
+  }
+
+  @Test
+  void aFloodOfMadeUpIdsReadsTheCatalogueAboutOnceASecond() {
+    KeeperList keeper = new KeeperList();
+    Manifests m = manifests(keeper, new ArrayList<>());
+    int before = keeper.reads.get();
+    long started = System.nanoTime();
+    List<CompletableFuture<WaitingRoom.Manifest>> flood = new ArrayList<>();
+    for (int i = 0; i < 2_000; i++) flood.add(m.current("junk-" + i).toCompletableFuture());
+    for (CompletableFuture<WaitingRoom.Manifest> f : flood) {
+      try {
+        f.join();
+      } catch (CompletionException e) {
+        assertEquals(404, ((ApiError) e.getCause()).status());
+      }
+    }
+    long seconds = (System.nanoTime() - started) / 1_000_000_000L;
+    int reads = keeper.reads.get() - before;
+    assertTrue(reads <= seconds + 2, reads + " reads of the catalogue in " + seconds + " s for 2,000 misses");
+  }
+
+  static WaitingRoom.Manifest manifest(String eventId) {
+    return new WaitingRoom.Manifest(eventId, "scheduled", 0, 600, 100, 0, 0, 50, 0, 0, System.currentTimeMillis(), 0, 0, "", 0,
+        false, 0, false, "Show", "v", false, new long[0], new long[0]);
+  }
+}
