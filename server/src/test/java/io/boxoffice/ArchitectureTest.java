@@ -17,23 +17,14 @@ class ArchitectureTest {
       .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
       .importPackages("io.boxoffice");
 
+  /** Rules that live outside a {@code domain} package (shared helpers of the edge, common and payment) are Pekko-free too. */
   @Test
-  void theDomainIsFreeOfPekko() {
+  void theRulesOutsideDomainPackagesAreFreeOfPekko() {
     noClasses()
-        .that().haveSimpleNameStartingWith("SeatBook")
-        .or().haveSimpleName("RunIndex").or().haveSimpleNameStartingWith("Decision")
-        .or().haveSimpleNameStartingWith("SeatMap").or().haveSimpleNameStartingWith("VenueLayout")
-        .or().haveSimpleName("StadiumGenerator").or().haveSimpleNameStartingWith("EventDefinition")
-        .or().haveSimpleNameStartingWith("PasswordHasher").or().haveSimpleName("IdentityToken")
-        .or().haveSimpleNameStartingWith("Barcode").or().haveSimpleName("Hmac")
+        .that().haveSimpleNameStartingWith("PasswordHasher").or().haveSimpleName("IdentityToken")
+        .or().haveSimpleName("Hmac").or().haveSimpleName("TokenBuckets")
         .or().haveSimpleNameStartingWith("PaymentGateway").or().haveSimpleNameStartingWith("PaymentSimulator")
-        .or().haveSimpleName("ProofOfWork").or().haveSimpleName("MacInput").or().haveSimpleName("TokenBuckets")
-        .or().haveSimpleName("PresaleCodes").or().haveSimpleName("Sampler").or().haveSimpleName("BotSettings")
-        .or().haveNameMatching("io\\.boxoffice\\.queue\\.(QueueToken|HmacSha256).*")
         .or().haveNameMatching("io\\.boxoffice\\.edge\\.ClientPrefix.*")
-        .or().haveSimpleName("Lottery").or().haveSimpleNameStartingWith("AdmissionControl")
-        .or().haveSimpleNameStartingWith("OnSaleSchedule").or().haveSimpleNameStartingWith("AdmissionLog")
-        .or().resideInAPackage("io.boxoffice.queue.domain..")
         .should().dependOnClassesThat().resideInAnyPackage("org.apache.pekko..", "scala..")
         .check(MAIN);
   }
@@ -57,6 +48,37 @@ class ArchitectureTest {
   @Test
   void theFeaturePackagesImportEachOtherWithoutCycles() {
     slices().matching("io.boxoffice.(*)..").should().beFreeOfCycles().check(MAIN);
+  }
+
+  /**
+   * Inside a feature too: its {@code domain}, its entity (the feature's own package) and its
+   * {@code http} never reach themselves through each other, so a domain never leans on its entity.
+   */
+  @Test
+  void theSubPackagesImportEachOtherWithoutCycles() {
+    slices().matching("io.boxoffice.(**)").should().beFreeOfCycles().check(MAIN);
+  }
+
+  /**
+   * Routes and their JSON are the top of a feature: no domain, entity or other non-HTTP code
+   * imports an {@code http} package; only the composition root ({@code app}) wires routes.
+   */
+  @Test
+  void onlyTheCompositionRootImportsHttpPackages() {
+    noClasses().that().resideOutsideOfPackages("io.boxoffice..http..", "io.boxoffice.app..")
+        .should().dependOnClassesThat().resideInAPackage("io.boxoffice..http..")
+        .check(MAIN);
+  }
+
+  /** A domain package imports no entity, route or wiring of any feature: only other domain packages, common and the JDK's kin. */
+  @Test
+  void domainPackagesImportOnlyDomainPackagesAndCommon() {
+    noClasses().that().resideInAPackage("io.boxoffice..domain..")
+        .should().dependOnClassesThat(com.tngtech.archunit.base.DescribedPredicate.describe(
+            "an io.boxoffice class outside a domain package and common",
+            (com.tngtech.archunit.core.domain.JavaClass c) -> c.getPackageName().startsWith("io.boxoffice.")
+                && !c.getPackageName().contains(".domain") && !c.getPackageName().startsWith("io.boxoffice.common")))
+        .check(MAIN);
   }
 
   /** The cycle rule sees only classes inside a slice: nothing may hide in the root package. */

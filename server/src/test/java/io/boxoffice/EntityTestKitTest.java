@@ -5,11 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 
 import com.typesafe.config.ConfigFactory;
 import io.boxoffice.accounts.Account;
-import io.boxoffice.accounts.PasswordHasher;
+import io.boxoffice.accounts.domain.PasswordHasher;
 import io.boxoffice.support.TestConfigs;
-import io.boxoffice.tickets.Ticket;
+import io.boxoffice.tickets.domain.Ticket;
 import io.boxoffice.tickets.TicketWallet;
-import io.boxoffice.venue.StadiumGenerator;
+import io.boxoffice.venue.domain.StadiumGenerator;
 import io.boxoffice.venue.Venue;
 import java.util.List;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;

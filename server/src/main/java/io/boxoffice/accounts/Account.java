@@ -1,5 +1,6 @@
 package io.boxoffice.accounts;
 
+import io.boxoffice.accounts.domain.PasswordHasher;
 import io.boxoffice.common.CborSerializable;
 import io.boxoffice.common.Supervision;
 import org.apache.pekko.actor.typed.ActorRef;

@@ -109,7 +109,7 @@ public final class Directory extends JdbcHandler<List<EventEnvelope<Object>>, Re
   }
 
   /** Every event in the directory, by id. */
-  static List<EventRow> events(Connection c) throws SQLException {
+  public static List<EventRow> events(Connection c) throws SQLException {
     List<EventRow> rows = new ArrayList<>();
     try (PreparedStatement st = c.prepareStatement("SELECT d.event_id, d.name, d.venue_id, d.opened, o.event_id FROM event_directory d"
         + " LEFT JOIN onsale_catalogue o ON o.tag = ? AND o.event_id = d.event_id ORDER BY d.event_id")) {
@@ -122,7 +122,7 @@ public final class Directory extends JdbcHandler<List<EventEnvelope<Object>>, Re
   }
 
   /** Every venue in the directory, by id. */
-  static List<VenueRow> venues(Connection c) throws SQLException {
+  public static List<VenueRow> venues(Connection c) throws SQLException {
     List<VenueRow> rows = new ArrayList<>();
     try (PreparedStatement st = c.prepareStatement("SELECT venue_id, name, seat_count FROM venue_directory ORDER BY venue_id");
          ResultSet rs = st.executeQuery()) {

@@ -18,7 +18,7 @@ import io.boxoffice.common.Supervision;
 import io.boxoffice.inventory.EventInventory;
 import io.boxoffice.inventory.EventInventory.SeatPrice;
 import io.boxoffice.payment.PaymentGateway;
-import io.boxoffice.tickets.Ticket;
+import io.boxoffice.tickets.domain.Ticket;
 import io.boxoffice.tickets.TicketWallet;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -2,7 +2,7 @@ package io.boxoffice.cart;
 
 import io.boxoffice.inventory.EventInventory;
 import io.boxoffice.payment.PaymentGateway;
-import io.boxoffice.tickets.Barcode;
+import io.boxoffice.tickets.domain.Barcode;
 import io.boxoffice.tickets.TicketWallet;
 import java.time.Clock;
 import java.time.Duration;

@@ -1,8 +1,12 @@
 package io.boxoffice.inventory;
 
+import io.boxoffice.inventory.domain.Decision;
+import io.boxoffice.inventory.domain.EventDefinition;
+import io.boxoffice.inventory.domain.RecentHolds;
+import io.boxoffice.inventory.domain.SeatBook;
 import io.boxoffice.common.CborSerializable;
 import io.boxoffice.common.Supervision;
-import io.boxoffice.venue.SeatMap;
+import io.boxoffice.venue.domain.SeatMap;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.random.RandomGenerator;

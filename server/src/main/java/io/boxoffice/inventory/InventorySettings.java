@@ -1,5 +1,6 @@
 package io.boxoffice.inventory;
 
+import io.boxoffice.inventory.domain.QueuePassCheck;
 import com.typesafe.config.Config;
 import java.time.Clock;
 import java.time.Duration;

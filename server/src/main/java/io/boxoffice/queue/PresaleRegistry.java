@@ -1,5 +1,6 @@
 package io.boxoffice.queue;
 
+import io.boxoffice.queue.domain.Sampler;
 import io.boxoffice.common.CborSerializable;
 import io.boxoffice.common.Supervision;
 import java.util.ArrayList;

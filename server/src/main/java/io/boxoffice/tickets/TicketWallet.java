@@ -1,5 +1,6 @@
 package io.boxoffice.tickets;
 
+import io.boxoffice.tickets.domain.Ticket;
 import io.boxoffice.common.CborSerializable;
 import io.boxoffice.common.Supervision;
 import java.util.ArrayList;

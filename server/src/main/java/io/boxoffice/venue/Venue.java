@@ -1,5 +1,6 @@
 package io.boxoffice.venue;
 
+import io.boxoffice.venue.domain.VenueLayout;
 import io.boxoffice.common.CborSerializable;
 import io.boxoffice.common.Supervision;
 import org.apache.pekko.actor.typed.ActorRef;

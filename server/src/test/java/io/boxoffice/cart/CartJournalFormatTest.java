@@ -8,7 +8,7 @@ import io.boxoffice.cart.domain.PricedSeat;
 import io.boxoffice.cart.domain.Step;
 import io.boxoffice.inventory.EventInventory.SeatPrice;
 import io.boxoffice.support.TestConfigs;
-import io.boxoffice.tickets.Ticket;
+import io.boxoffice.tickets.domain.Ticket;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -7,15 +7,15 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.boxoffice.common.Hmac;
-import io.boxoffice.inventory.EventDefinition;
+import io.boxoffice.inventory.domain.EventDefinition;
 import io.boxoffice.inventory.EventInventory;
 import io.boxoffice.payment.PaymentSimulator;
 import io.boxoffice.support.MutableClock;
 import io.boxoffice.support.TestConfigs;
-import io.boxoffice.tickets.Barcode;
-import io.boxoffice.tickets.Ticket;
+import io.boxoffice.tickets.domain.Barcode;
+import io.boxoffice.tickets.domain.Ticket;
 import io.boxoffice.tickets.TicketWallet;
-import io.boxoffice.venue.StadiumGenerator;
+import io.boxoffice.venue.domain.StadiumGenerator;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -240,7 +240,7 @@ class CartTest {
     return org.apache.pekko.persistence.testkit.javadsl.PersistenceTestKit.create(testKit.system())
         .persistedInStorage("EventInventory|" + eventId).stream()
         .filter(e -> e instanceof EventInventory.BatchDecided).flatMap(e -> ((EventInventory.BatchDecided) e).decisions().stream())
-        .filter(d -> d instanceof io.boxoffice.inventory.Decision.Released).map(d -> ((io.boxoffice.inventory.Decision.Released) d).account())
+        .filter(d -> d instanceof io.boxoffice.inventory.domain.Decision.Released).map(d -> ((io.boxoffice.inventory.domain.Decision.Released) d).account())
         .toList();
   }
 

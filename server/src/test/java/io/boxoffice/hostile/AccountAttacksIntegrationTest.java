@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.typesafe.config.ConfigFactory;
-import io.boxoffice.accounts.EmailAddress;
+import io.boxoffice.accounts.domain.EmailAddress;
 import io.boxoffice.app.Node;
 import io.boxoffice.support.HttpFan;
 import io.boxoffice.support.MutableClock;

@@ -1,5 +1,8 @@
 package io.boxoffice.inventory;
 
+import io.boxoffice.inventory.domain.Decision;
+import io.boxoffice.inventory.domain.EventDefinition;
+import io.boxoffice.inventory.domain.SeatBook;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -7,8 +10,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.boxoffice.support.MutableClock;
 import io.boxoffice.support.TestConfigs;
-import io.boxoffice.venue.StadiumGenerator;
-import io.boxoffice.venue.VenueLayout;
+import io.boxoffice.venue.domain.StadiumGenerator;
+import io.boxoffice.venue.domain.VenueLayout;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -249,7 +252,7 @@ class EventInventoryTest {
   @Test
   void onceAdmissionIsRequiredTheInventoryChecksEveryHoldsQueuePassItself() {
     byte[] key = "0123456789abcdef0123456789abcdef".getBytes();
-    io.boxoffice.queue.QueueToken tokens = new io.boxoffice.queue.QueueToken(new io.boxoffice.queue.QueueTokenSettings(
+    io.boxoffice.queue.domain.QueueToken tokens = new io.boxoffice.queue.domain.QueueToken(new io.boxoffice.queue.domain.QueueTokenSettings(
         clock, key, (byte[]) null, Duration.ofHours(24), Duration.ofMinutes(30), Duration.ofSeconds(15)));
     String id = newEventId();
     ActorRef<EventInventory.Command> inv = testKit.spawn(EventInventory.create(id, TestConfigs.inventory(clock, 100, tokens)));
@@ -263,8 +266,8 @@ class EventInventoryTest {
     probe.expectMessageClass(EventInventory.Created.class);
 
     long now = clock.millis() / 1000;
-    var admitted = new io.boxoffice.queue.QueueToken.Claims(id, "fan", 7, "203.0.113.0/24", now, now);
-    var waiting = new io.boxoffice.queue.QueueToken.Claims(id, "fan", 7, "203.0.113.0/24", now, 0);
+    var admitted = new io.boxoffice.queue.domain.QueueToken.Claims(id, "fan", 7, "203.0.113.0/24", now, now);
+    var waiting = new io.boxoffice.queue.domain.QueueToken.Claims(id, "fan", 7, "203.0.113.0/24", now, 0);
     EventInventory.QueuePass good = new EventInventory.QueuePass(tokens.issue(admitted), "203.0.113.0/24");
     String[][] refused = {
         {null, null}, {tokens.issue(waiting), "203.0.113.0/24"}, {tokens.issue(admitted), "198.51.100.0/24"},
@@ -569,7 +572,7 @@ class EventInventoryTest {
     var serialization = org.apache.pekko.serialization.SerializationExtension.get(testKit.system());
     String id = newEventId();
     EventDefinition d = definition(id, 200);
-    SeatBook book = new SeatBook(io.boxoffice.venue.SeatMap.compile(d.venue()), d.prices(), 8);
+    SeatBook book = new SeatBook(io.boxoffice.venue.domain.SeatMap.compile(d.venue()), d.prices(), 8);
     book.apply(new Decision.Held("a", new int[] {1, 2}, 99));
     AtomicReference<Object> back = new AtomicReference<>();
     for (Object message : List.of(

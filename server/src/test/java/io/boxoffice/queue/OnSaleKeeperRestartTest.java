@@ -1,5 +1,6 @@
 package io.boxoffice.queue;
 
+import io.boxoffice.queue.domain.OnSaleSchedule;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

@@ -1,5 +1,6 @@
 package io.boxoffice.queue;
 
+import io.boxoffice.queue.domain.ProofOfWork;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;

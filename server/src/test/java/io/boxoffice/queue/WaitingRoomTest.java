@@ -1,16 +1,18 @@
 package io.boxoffice.queue;
 
+import io.boxoffice.queue.domain.Lottery;
+import io.boxoffice.queue.domain.OnSaleSchedule;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.boxoffice.inventory.EventDefinition;
+import io.boxoffice.inventory.domain.EventDefinition;
 import io.boxoffice.inventory.EventInventory;
 import io.boxoffice.support.MutableClock;
 import io.boxoffice.support.TestConfigs;
-import io.boxoffice.venue.StadiumGenerator;
+import io.boxoffice.venue.domain.StadiumGenerator;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;

@@ -32,18 +32,18 @@ public final class TestConfigs {
     return inventory(clock, snapshotEvery, null);
   }
 
-  public static InventorySettings inventory(Clock clock, int snapshotEvery, io.boxoffice.queue.QueueToken queueTokens) {
+  public static InventorySettings inventory(Clock clock, int snapshotEvery, io.boxoffice.queue.domain.QueueToken queueTokens) {
     return inventory(clock, snapshotEvery, queueTokens, Duration.ofDays(1));
   }
 
   /** With a heartbeat: after a gap of more than two, live holds get the gap back on recovery. */
-  public static InventorySettings inventory(Clock clock, int snapshotEvery, io.boxoffice.queue.QueueToken queueTokens,
+  public static InventorySettings inventory(Clock clock, int snapshotEvery, io.boxoffice.queue.domain.QueueToken queueTokens,
                                             Duration heartbeat) {
     return inventory(clock, snapshotEvery, queueTokens, heartbeat, io.boxoffice.inventory.PlatformFaults.NONE);
   }
 
   /** With the node's count of platform fault time, during which hold clocks stop. */
-  public static InventorySettings inventory(Clock clock, int snapshotEvery, io.boxoffice.queue.QueueToken queueTokens,
+  public static InventorySettings inventory(Clock clock, int snapshotEvery, io.boxoffice.queue.domain.QueueToken queueTokens,
                                             Duration heartbeat, io.boxoffice.inventory.PlatformFaults faults) {
     return new InventorySettings(clock, () -> new Random(7), 2000, 20000, snapshotEvery, Duration.ofSeconds(1), "", "", queueTokens,
         io.boxoffice.inventory.InventoryMetrics.NONE, heartbeat, faults);

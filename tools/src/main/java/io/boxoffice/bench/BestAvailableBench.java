@@ -1,6 +1,6 @@
 package io.boxoffice.bench;
 
-import io.boxoffice.inventory.SeatBook;
+import io.boxoffice.inventory.domain.SeatBook;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;

@@ -2,8 +2,8 @@ package io.boxoffice.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.boxoffice.queue.QueueToken;
-import io.boxoffice.queue.QueueTokenSettings;
+import io.boxoffice.queue.domain.QueueToken;
+import io.boxoffice.queue.domain.QueueTokenSettings;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,10 +1,10 @@
 package io.boxoffice.bench;
 
 import io.boxoffice.app.Node;
-import io.boxoffice.inventory.EventDefinition;
+import io.boxoffice.inventory.domain.EventDefinition;
 import io.boxoffice.inventory.EventInventory;
 import io.boxoffice.support.TestNode;
-import io.boxoffice.venue.StadiumGenerator;
+import io.boxoffice.venue.domain.StadiumGenerator;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;

@@ -1,10 +1,10 @@
 package io.boxoffice.bench;
 
-import io.boxoffice.inventory.Decision;
-import io.boxoffice.inventory.SeatBook;
-import io.boxoffice.venue.SeatMap;
-import io.boxoffice.venue.StadiumGenerator;
-import io.boxoffice.venue.VenueLayout;
+import io.boxoffice.inventory.domain.Decision;
+import io.boxoffice.inventory.domain.SeatBook;
+import io.boxoffice.venue.domain.SeatMap;
+import io.boxoffice.venue.domain.StadiumGenerator;
+import io.boxoffice.venue.domain.VenueLayout;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.SplittableRandom;

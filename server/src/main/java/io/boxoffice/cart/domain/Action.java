@@ -1,6 +1,6 @@
 package io.boxoffice.cart.domain;
 
-import io.boxoffice.tickets.Ticket;
+import io.boxoffice.tickets.domain.Ticket;
 import java.util.List;
 
 /**

@@ -1,6 +1,6 @@
 package io.boxoffice.cart.domain;
 
-import io.boxoffice.tickets.Ticket;
+import io.boxoffice.tickets.domain.Ticket;
 import java.util.List;
 
 /** What a fan is told about a checkout: the order as it stands, or a refusal. */

@@ -12,7 +12,7 @@ import io.boxoffice.cart.domain.Action.RetryLater;
 import io.boxoffice.cart.domain.Action.VoidAuthorization;
 import io.boxoffice.cart.domain.Action.WaitForAnswer;
 import io.boxoffice.cart.domain.Answer.Refused;
-import io.boxoffice.tickets.Ticket;
+import io.boxoffice.tickets.domain.Ticket;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;

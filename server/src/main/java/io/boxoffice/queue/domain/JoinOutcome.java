@@ -1,6 +1,5 @@
 package io.boxoffice.queue.domain;
 
-import io.boxoffice.queue.ProofOfWork;
 import java.time.Instant;
 
 /** What a fan's request to join an event's line gets, as {@link JoinPolicy} decides it; the route maps each to HTTP once. */

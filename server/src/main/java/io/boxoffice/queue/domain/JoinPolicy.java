@@ -1,6 +1,5 @@
 package io.boxoffice.queue.domain;
 
-import io.boxoffice.queue.ProofOfWork;
 import java.time.Instant;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;

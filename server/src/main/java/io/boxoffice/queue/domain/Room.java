@@ -1,9 +1,5 @@
 package io.boxoffice.queue.domain;
 
-import io.boxoffice.queue.AdmissionControl;
-import io.boxoffice.queue.AdmissionLog;
-import io.boxoffice.queue.Lottery;
-import io.boxoffice.queue.OnSaleSchedule;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Optional;

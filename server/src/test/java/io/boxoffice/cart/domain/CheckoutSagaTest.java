@@ -27,7 +27,7 @@ import io.boxoffice.cart.domain.CheckoutEvent.Filed;
 import io.boxoffice.cart.domain.CheckoutEvent.Sold;
 import io.boxoffice.cart.domain.CheckoutEvent.Started;
 import io.boxoffice.cart.domain.CheckoutEvent.Voided;
-import io.boxoffice.tickets.Ticket;
+import io.boxoffice.tickets.domain.Ticket;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;

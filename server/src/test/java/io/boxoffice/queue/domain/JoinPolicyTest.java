@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import io.boxoffice.queue.ProofOfWork;
 import java.time.Instant;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;

@@ -1,7 +1,5 @@
 package io.boxoffice.queue.domain;
 
-import io.boxoffice.queue.AdmissionLog;
-import io.boxoffice.queue.OnSaleSchedule;
 import java.time.Duration;
 import java.util.List;
 

@@ -2,7 +2,6 @@ package io.boxoffice.queue.domain;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.boxoffice.queue.OnSaleSchedule;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;

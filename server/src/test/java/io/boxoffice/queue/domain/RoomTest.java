@@ -5,8 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.boxoffice.queue.Lottery;
-import io.boxoffice.queue.OnSaleSchedule;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;

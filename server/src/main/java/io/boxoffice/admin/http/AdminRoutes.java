@@ -1,0 +1,480 @@
+package io.boxoffice.admin.http;
+
+import io.boxoffice.admin.Directory;
+import io.boxoffice.admin.LiveCounters;
+import static org.apache.pekko.http.javadsl.server.PathMatchers.segment;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import io.boxoffice.common.ReadSide;
+import io.boxoffice.edge.Api;
+import io.boxoffice.edge.ApiError;
+import io.boxoffice.inventory.domain.EventDefinition;
+import io.boxoffice.inventory.EventInventory;
+import io.boxoffice.payment.PaymentSimulator;
+import io.boxoffice.queue.Manifests;
+import io.boxoffice.queue.domain.OnSaleSchedule;
+import io.boxoffice.queue.domain.PresaleCodes;
+import io.boxoffice.queue.PresaleRegistry;
+import io.boxoffice.queue.WaitingRoom;
+import io.boxoffice.queue.domain.Phase;
+import io.boxoffice.queue.domain.Refusal;
+import io.boxoffice.queue.domain.Seats;
+import io.boxoffice.venue.domain.StadiumGenerator;
+import io.boxoffice.venue.Venue;
+import io.boxoffice.venue.domain.VenueLayout;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.actor.typed.RecipientRef;
+import org.apache.pekko.actor.typed.javadsl.AskPattern;
+import org.apache.pekko.cluster.sharding.typed.javadsl.ClusterSharding;
+import org.apache.pekko.cluster.sharding.typed.javadsl.EntityRef;
+import org.apache.pekko.http.javadsl.marshalling.sse.EventStreamMarshalling;
+import org.apache.pekko.http.javadsl.model.HttpResponse;
+import org.apache.pekko.http.javadsl.model.sse.ServerSentEvent;
+import org.apache.pekko.http.javadsl.server.AllDirectives;
+import org.apache.pekko.http.javadsl.server.Route;
+import org.apache.pekko.stream.javadsl.Source;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Event managers' calls under {@code /admin}, behind the admin bearer token. */
+public final class AdminRoutes extends AllDirectives {
+
+  /** {@code POST /admin/venues}: explicit sections, or a generated layout. */
+  public record VenueRequest(String venueId, String name, List<VenueLayout.Section> sections, Generate generate) {}
+
+  /** A generated layout: {@code {"layout":"stadium","seats":70000}}. */
+  public record Generate(String layout, Integer seats) {}
+
+  /** {@code PUT /admin/events/{id}/onsale}: times are ISO-8601; times in the past mean now. */
+  public record OnSaleRequest(String lobbyOpensAt, String startsAt, Integer admissionPerMinute, Integer maxActiveShoppers,
+                              Boolean presale, Integer powBits) {}
+
+  /** {@code POST /admin/events/{id}/presale/invitations}. */
+  public record InvitationsRequest(Integer count) {}
+
+  /** {@code PUT /admin/payments/simulator}: how slow tok_slow is and how often calls fail, on this node. */
+  public record SimulatorRequest(Long slowDelayMs, Double failureRate) {}
+
+  /** {@code PATCH /admin/events/{id}/onsale}. */
+  public record RatesRequest(Integer admissionPerMinute, Integer maxActiveShoppers) {}
+
+  /** {@code POST /admin/events}: without {@code onsale} the event is created closed. */
+  public record EventRequest(String eventId, String venueId, String name, Map<String, Integer> prices,
+                             Integer holdSeconds, Integer holdJitterSeconds, Integer maxSeatsPerAccount, String startsAt,
+                             OnSaleRequest onsale) {}
+
+  /** One row of {@code GET /admin/events}. */
+  public record EventSummary(String eventId, String name, String venueId, String state) {}
+
+  /** {@code GET /admin/events}. */
+  public record EventList(List<EventSummary> events) {}
+
+  /** One row of {@code GET /admin/venues}. */
+  public record VenueSummary(String venueId, String name, int seatCount) {}
+
+  /** {@code GET /admin/venues}. */
+  public record VenueList(List<VenueSummary> venues) {}
+
+  /** 201 of {@code POST /admin/venues}. */
+  public record VenueCreated(String venueId, int seatCount) {}
+
+  /** An event's id and state: 201 of {@code POST /admin/events}, 200 of {@code .../open}. */
+  public record EventState(String eventId, String state) {}
+
+  /** Seat counts of {@code GET /admin/events/{id}/stats}. */
+  public record SeatCounts(int available, int held, int sold) {}
+
+  /** {@code GET /admin/events/{id}/stats}; {@code onsale} only when the event has an on-sale schedule. */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public record EventStats(String state, long lobby, long admittedUpTo, long activeShoppers, SeatCounts seats, int orders,
+                           Schedule onsale) {}
+
+  /** An on-sale schedule as managers read it back: times in ISO-8601 UTC. */
+  public record Schedule(String eventId, String state, String lobbyOpensAt, String startsAt, int admissionPerMinute,
+                         int maxActiveShoppers, boolean presale, int powBits, boolean paused) {
+    static Schedule of(WaitingRoom.Manifest m) {
+      return new Schedule(m.eventId(), m.state(), java.time.Instant.ofEpochMilli(m.lobbyOpensAt()).toString(),
+          java.time.Instant.ofEpochMilli(m.startsAt()).toString(), m.admissionPerMinute(), m.maxActiveShoppers(),
+          m.presale(), m.powBits(), m.paused());
+    }
+  }
+
+  /** 200 of {@code PUT /admin/payments/simulator}. */
+  public record SimulatorSettings(long slowDelayMs, double failureRate) {}
+
+  /** One sampled registrant and the presale code bound to account and event. */
+  public record Invitation(String accountId, String code) {}
+
+  /** 200 of {@code POST /admin/events/{id}/presale/invitations}. */
+  public record Invitations(List<Invitation> invitations) {}
+
+  private final ActorSystem<?> system;
+  private final Api api;
+  private final byte[] adminToken;
+  private final long maxVenueBytes;
+  private final PresaleCodes presale;
+  private final Function<String, RecipientRef<PresaleRegistry.Command>> registries;
+  private final PaymentSimulator simulator;
+  private static final Logger log = LoggerFactory.getLogger(AdminRoutes.class);
+  private final Manifests manifests;
+  private final ReadSide readSide;
+  private final LiveCounters counters;
+  private final Duration liveInterval;
+
+  public AdminRoutes(ActorSystem<?> system, Api api, String adminToken, long maxVenueBytes, PresaleCodes presale,
+                     Function<String, RecipientRef<PresaleRegistry.Command>> registries, PaymentSimulator simulator,
+                     Manifests manifests, ReadSide readSide, LiveCounters counters, Duration liveInterval) {
+    this.readSide = readSide;
+    this.counters = counters;
+    this.liveInterval = liveInterval;
+    this.simulator = simulator;
+    this.manifests = manifests;
+    this.presale = presale;
+    this.registries = registries;
+    this.system = system;
+    this.api = api;
+    this.adminToken = adminToken.getBytes(StandardCharsets.UTF_8);
+    this.maxVenueBytes = maxVenueBytes;
+  }
+
+  /** Live streams open now: each ends when its client goes. */
+  public int liveStreams() {
+    return liveStreams.get();
+  }
+
+  private final java.util.concurrent.atomic.AtomicInteger liveStreams = new java.util.concurrent.atomic.AtomicInteger();
+
+  public Route routes() {
+    // The console's page and assets need no token: the page asks for it and sends it on every call.
+    return pathPrefix("admin", () -> concat(
+        ConsolePage.routes(),
+        authorized(() -> concat(
+        path("venues", () -> concat(
+            post(() -> api.body(VenueRequest.class, maxVenueBytes, this::createVenue)),
+            get(this::listVenues))),
+        path("events", () -> concat(
+            post(() -> api.body(EventRequest.class, this::createEvent)),
+            get(this::listEvents))),
+        path(segment("events").slash(segment()).slash("open"), eventId -> post(() -> open(eventId))),
+        path(segment("events").slash(segment()).slash("stats"), eventId -> get(() -> stats(eventId))),
+        path(segment("events").slash(segment()).slash("live"), eventId -> get(() -> live(eventId))),
+        path(segment("events").slash(segment()).slash("onsale"), eventId -> concat(
+            put(() -> api.body(OnSaleRequest.class, r -> schedule(eventId, r))),
+            patch(() -> api.body(RatesRequest.class, r -> rates(eventId, r))))),
+        path(segment("events").slash(segment()).slash("onsale").slash("pause"), eventId -> post(() -> paused(eventId, true))),
+        path(segment("events").slash(segment()).slash("onsale").slash("resume"), eventId -> post(() -> paused(eventId, false))),
+        path(segment("payments").slash("simulator"), () -> put(() -> api.body(SimulatorRequest.class, this::tuneSimulator))),
+        path(segment("events").slash(segment()).slash("presale").slash("invitations"),
+            eventId -> post(() -> api.body(InvitationsRequest.class, r -> invitations(eventId, r))))))));
+  }
+
+  /** 401 without a bearer token, 403 with a wrong one; compared in constant time. */
+  private Route authorized(Supplier<Route> inner) {
+    return optionalHeaderValueByName("Authorization", header -> {
+      String value = header.orElse("");
+      if (!value.startsWith("Bearer ")) return complete(api.error(401, "unauthenticated", "an admin bearer token is required"));
+      byte[] given = value.substring(7).trim().getBytes(StandardCharsets.UTF_8);
+      if (!MessageDigest.isEqual(given, adminToken)) return complete(api.error(403, "forbidden", "wrong admin token"));
+      return inner.get();
+    });
+  }
+
+  private Route createVenue(VenueRequest r) {
+    VenueLayout layout;
+    try {
+      if (r.generate() != null) {
+        if (r.sections() != null) throw new IllegalArgumentException("give either sections or generate, not both");
+        if (!StadiumGenerator.LAYOUT.equals(r.generate().layout())) throw new IllegalArgumentException("generate.layout must be \"stadium\"");
+        if (r.generate().seats() == null) throw new IllegalArgumentException("generate.seats is required");
+        if (!VenueLayout.isValidEntityId(r.venueId())) throw new IllegalArgumentException("venueId must be 1-64 letters, digits, '_' or '-'");
+        layout = StadiumGenerator.generate(r.venueId(), r.name(), r.generate().seats()).validated();
+      } else {
+        layout = new VenueLayout(r.venueId(), r.name(), r.sections()).validated();
+      }
+    } catch (IllegalArgumentException e) {
+      throw ApiError.badRequest(e.getMessage());
+    }
+    int seats = layout.seatCount();
+    CompletionStage<HttpResponse> response = venue(layout.venueId())
+        .<Venue.Reply>ask(ref -> new Venue.Define(layout, ref), api.askTimeout())
+        .thenApply(reply -> reply instanceof Venue.Defined
+            ? api.json(201, new VenueCreated(layout.venueId(), seats))
+            : api.error(409, "venue_exists", "a venue with this id exists"));
+    return api.respond(response);
+  }
+
+  /**
+   * Creates the event's inventory (holds need an admitted queue pass from the first moment) and
+   * then defines it in its waiting room, closed or with its on-sale in the same write, so the
+   * edge never sees it open by default. 201 once this node's edge knows it.
+   */
+  private Route createEvent(EventRequest r) {
+    if (!VenueLayout.isValidEntityId(r.venueId())) throw ApiError.badRequest("venueId must be 1-64 letters, digits, '_' or '-'");
+    if (!VenueLayout.isValidEntityId(r.eventId())) throw ApiError.badRequest("eventId must be 1-64 letters, digits, '_' or '-'");
+    OnSaleSchedule schedule = r.onsale() == null ? null : schedule(r.onsale());
+    CompletionStage<HttpResponse> response = venue(r.venueId())
+        .<Venue.Reply>ask(Venue.Get::new, api.askTimeout())
+        .thenCompose(reply -> {
+          if (!(reply instanceof Venue.Defined d)) throw new ApiError(404, "not_found", "no such venue");
+          EventDefinition definition;
+          try {
+            definition = new EventDefinition(r.eventId(), r.name(), d.layout(), r.prices(),
+                orDefault(r.holdSeconds(), 480), orDefault(r.holdJitterSeconds(), 90), orDefault(r.maxSeatsPerAccount(), 8))
+                .validated();
+          } catch (IllegalArgumentException e) {
+            throw ApiError.badRequest(e.getMessage());
+          }
+          return inventory(r.eventId()).<EventInventory.Reply>ask(ref -> new EventInventory.Create(definition, ref), api.askTimeout());
+        })
+        .thenCompose(reply -> {
+          if (!(reply instanceof EventInventory.Created)) throw new ApiError(409, "event_exists", "an event with this id exists");
+          return requireAdmission(r.eventId());
+        })
+        .thenCompose(ok -> room(r.eventId()).<WaitingRoom.Reply>ask(ref -> new WaitingRoom.Define(r.name(), r.venueId(), schedule, ref),
+            api.askTimeout()))
+        .thenCompose(reply -> {
+          if (!(reply instanceof WaitingRoom.Manifest m)) throw new ApiError(409, "event_exists", "an event with this id exists");
+          // Every edge node finds the event from now on, also one that misses the room's first
+          // manifest. The event exists whatever the keeper answers: a keeper out of reach (its
+          // node failing over) learns of it from the journal within its interval.
+          return manifests.announce(r.eventId()).handle((ok, error) -> {
+            if (error != null) log.warn("the on-sale keeper was not told of new event {} at once: {}", r.eventId(), error.toString());
+            return m;
+          }).thenCompose(this::heard);
+        })
+        .thenApply(m -> api.json(201, new EventState(r.eventId(), m.state())));
+    return api.respond(response);
+  }
+
+  /** {@code POST /admin/events/{id}/open}: an open sale without a waiting room, chosen explicitly. */
+  private Route open(String eventId) {
+    if (!VenueLayout.isValidEntityId(eventId)) return complete(api.error(404, "not_found", "no such event"));
+    CompletionStage<HttpResponse> response = inventory(eventId)
+        .<EventInventory.Reply>ask(EventInventory.GetStats::new, api.askTimeout())
+        .thenCompose(reply -> {
+          if (!(reply instanceof EventInventory.Stats)) throw new ApiError(404, "not_found", "no such event");
+          return room(eventId).<WaitingRoom.Reply>ask(WaitingRoom.OpenSale::new, api.askTimeout());
+        })
+        .thenCompose(reply -> {
+          if (reply instanceof WaitingRoom.Rejected rej) throw new ApiError(409, rej.code(), rej.message());
+          // The edge shows it open only now; the inventory lets holds through without a pass from now on.
+          return inventory(eventId).<EventInventory.Reply>ask(EventInventory.WaiveAdmission::new, api.askTimeout())
+              .thenCompose(waived -> heard((WaitingRoom.Manifest) reply));
+        })
+        .thenApply(m -> api.json(200, new EventState(eventId, m.state())));
+    return api.respond(response);
+  }
+
+  /**
+   * {@code GET /admin/events}: every event in the directory (whole after a restart, without waking
+   * a room) and every event this node has heard of (the directory's projection lags a moment).
+   * A room this node heard gives the live state; otherwise the directory tells scheduled, open or
+   * closed (scheduled rooms are kept running, so they are heard soon after a start).
+   */
+  private Route listEvents() {
+    CompletionStage<HttpResponse> response = readSide.transact(Directory::events).thenApply(rows -> {
+      Map<String, EventSummary> byId = new java.util.TreeMap<>();
+      for (Directory.EventRow row : rows) {
+        String state = row.scheduled() ? Phase.SCHEDULED.wire() : row.opened() ? Phase.OPEN.wire() : Phase.CLOSED.wire();
+        byId.put(row.eventId(), new EventSummary(row.eventId(), row.name(), row.venueId(), state));
+      }
+      for (WaitingRoom.Manifest m : manifests.all()) {
+        byId.put(m.eventId(), new EventSummary(m.eventId(), m.name(), m.venueId(), m.state()));
+      }
+      return api.json(200, new EventList(List.copyOf(byId.values())));
+    });
+    return api.respond(response);
+  }
+
+  /** {@code GET /admin/venues}: every venue in the directory, by id. */
+  private Route listVenues() {
+    return api.respond(readSide.transact(Directory::venues).thenApply(rows -> api.json(200, new VenueList(rows.stream()
+        .map(r -> new VenueSummary(r.venueId(), r.name(), r.seatCount())).toList()))));
+  }
+
+  /**
+   * The room's manifest, once this node's edge has heard the change (so the manager's next
+   * request through this node sees it), or anyway if the topic is slow.
+   */
+  private CompletionStage<WaitingRoom.Manifest> heard(WaitingRoom.Manifest m) {
+    return manifests.awaitHeard(m.eventId(), known -> known.state().equals(m.state()) && known.open() == m.open()
+            && known.startsAt() == m.startsAt(), api.askTimeout())
+        .handle((known, error) -> m);
+  }
+
+  private Route stats(String eventId) {
+    if (!VenueLayout.isValidEntityId(eventId)) return complete(api.error(404, "not_found", "no such event"));
+    return api.respond(statsOf(eventId).thenApply(stats -> api.json(200, stats)));
+  }
+
+  /** The event's stats from its inventory and its room; fails with a 404 {@link ApiError} for an unknown event. */
+  private CompletionStage<EventStats> statsOf(String eventId) {
+    CompletionStage<WaitingRoom.Reply> room = room(eventId).ask(WaitingRoom.GetManifest::new, api.askTimeout());
+    return inventory(eventId)
+        .<EventInventory.Reply>ask(EventInventory.GetStats::new, api.askTimeout())
+        .thenCombine(room, (reply, manifestReply) -> {
+          if (!(reply instanceof EventInventory.Stats s)) throw new ApiError(404, "not_found", "no such event");
+          WaitingRoom.Manifest m = (WaitingRoom.Manifest) manifestReply;
+          // Closed until scheduled or opened; an event from before that rule is shown closed as well.
+          String state = m.state().equals(Phase.UNKNOWN.wire()) ? Phase.CLOSED.wire() : m.state();
+          if (new Seats(s.available(), s.held(), s.sold()).soldOut()) state = Phase.SOLD_OUT.wire();
+          return new EventStats(state, m.lobby(), m.admittedUpTo(), m.activeShoppers(),
+              new SeatCounts(s.available(), s.held(), s.sold()), s.orders(), m.startsAt() != 0 ? Schedule.of(m) : null);
+        });
+  }
+
+  /**
+   * {@code GET /admin/events/{id}/live}: Server-Sent Events, one a {@code liveInterval}, each the
+   * stats with the rates since the one before. An event this node does not know is a 404 before
+   * the stream starts (nobody is asked); the stream ends when the client goes (pekko-http cancels
+   * the source with the connection). A tick whose stats do not come in time is skipped.
+   */
+  private Route live(String eventId) {
+    if (!VenueLayout.isValidEntityId(eventId)) return complete(api.error(404, "not_found", "no such event"));
+    CompletionStage<Route> known = manifests.current(eventId).handle((m, error) -> error != null
+        ? complete(api.failure(error))
+        : completeOK(liveSource(eventId), EventStreamMarshalling.toEventStream()));
+    return onSuccess(known, route -> route);
+  }
+
+  private Source<ServerSentEvent, org.apache.pekko.NotUsed> liveSource(String eventId) {
+    return Source.tick(Duration.ZERO, liveInterval, "tick")
+        .watchTermination((cancellable, done) -> {
+          liveStreams.incrementAndGet();
+          done.whenComplete((d, e) -> liveStreams.decrementAndGet());
+          return org.apache.pekko.NotUsed.getInstance();
+        })
+        .mapAsync(1, tick -> statsOf(eventId)
+            .thenApply(stats -> Optional.of(new LiveRates.Sample(System.nanoTime(), System.currentTimeMillis(), stats.admittedUpTo(), stats.orders(),
+                counters.seatsHeld(eventId), counters.shed(eventId), stats)))
+            .exceptionally(error -> Optional.empty()))
+        .filter(Optional::isPresent)
+        .map(Optional::get)
+        .statefulMapConcat(() -> {
+          LiveRates rates = new LiveRates();
+          return sample -> List.of(rates.next(sample));
+        })
+        .map(live -> ServerSentEvent.create(api.mapper().writeValueAsString(live), "stats"));
+  }
+
+  private Route schedule(String eventId, OnSaleRequest r) {
+    OnSaleSchedule schedule = schedule(r);
+    // First the inventory: from now on it checks every hold's admission itself.
+    CompletionStage<HttpResponse> response = requireAdmission(eventId)
+        .thenCompose(ok -> room(eventId).<WaitingRoom.Reply>ask(ref -> new WaitingRoom.SetSchedule(schedule, ref), api.askTimeout()))
+        .thenCompose(reply -> reply instanceof WaitingRoom.Manifest m
+            ? heard(m).thenApply(this::manifestReply) : CompletableFuture.completedFuture(manifestReply(reply)));
+    return api.respond(response);
+  }
+
+  /** A checked on-sale schedule, or a 400. */
+  private static OnSaleSchedule schedule(OnSaleRequest r) {
+    OnSaleSchedule schedule;
+    try {
+      if (r.lobbyOpensAt() == null || r.startsAt() == null) throw new IllegalArgumentException("lobbyOpensAt and startsAt are required");
+      if (r.admissionPerMinute() == null || r.maxActiveShoppers() == null) {
+        throw new IllegalArgumentException("admissionPerMinute and maxActiveShoppers are required");
+      }
+      schedule = new OnSaleSchedule(instant(r.lobbyOpensAt(), "lobbyOpensAt"), instant(r.startsAt(), "startsAt"),
+          r.admissionPerMinute(), r.maxActiveShoppers(), Boolean.TRUE.equals(r.presale()), r.powBits() == null ? 0 : r.powBits())
+          .validated();
+    } catch (IllegalArgumentException e) {
+      throw ApiError.badRequest(e.getMessage());
+    }
+    return schedule;
+  }
+
+  private Route rates(String eventId, RatesRequest r) {
+    if (r.admissionPerMinute() == null && r.maxActiveShoppers() == null) {
+      throw ApiError.badRequest("give admissionPerMinute and/or maxActiveShoppers");
+    }
+    if ((r.admissionPerMinute() != null && (r.admissionPerMinute() < 1 || r.admissionPerMinute() > 10_000_000))
+        || (r.maxActiveShoppers() != null && (r.maxActiveShoppers() < 1 || r.maxActiveShoppers() > 10_000_000))) {
+      throw ApiError.badRequest("admissionPerMinute and maxActiveShoppers must be 1-10000000");
+    }
+    return api.respond(room(eventId)
+        .<WaitingRoom.Reply>ask(ref -> new WaitingRoom.ChangeRates(r.admissionPerMinute(), r.maxActiveShoppers(), ref), api.askTimeout())
+        .thenApply(this::manifestReply));
+  }
+
+  private Route paused(String eventId, boolean paused) {
+    if (!VenueLayout.isValidEntityId(eventId)) return complete(api.error(404, "not_found", "no such event"));
+    return api.respond(room(eventId)
+        .<WaitingRoom.Reply>ask(ref -> new WaitingRoom.SetPaused(paused, ref), api.askTimeout())
+        .thenApply(this::manifestReply));
+  }
+
+  /** Chaos drills: slow payments down or make them fail, on this node's built-in simulator. */
+  private Route tuneSimulator(SimulatorRequest r) {
+    if (simulator == null) return complete(api.error(404, "not_found", "this node uses a real payment processor"));
+    long delay = r.slowDelayMs() == null ? simulator.slowDelay().toMillis() : r.slowDelayMs();
+    double rate = r.failureRate() == null ? simulator.failureRate() : r.failureRate();
+    if (delay < 0 || delay > 600_000 || rate < 0 || rate > 1) throw ApiError.badRequest("slowDelayMs must be 0-600000, failureRate 0-1");
+    simulator.tune(java.time.Duration.ofMillis(delay), rate);
+    return complete(api.json(200, new SimulatorSettings(delay, rate)));
+  }
+
+  /** A random sample of the presale's registrants, each with the code bound to account and event. */
+  private Route invitations(String eventId, InvitationsRequest r) {
+    if (r.count() == null || r.count() < 1 || r.count() > 1_000_000) throw ApiError.badRequest("count must be 1-1000000");
+    if (!VenueLayout.isValidEntityId(eventId)) return complete(api.error(404, "not_found", "no such event"));
+    CompletionStage<HttpResponse> response = AskPattern
+        .<PresaleRegistry.Command, PresaleRegistry.Sampled>ask(registries.apply(eventId), ref -> new PresaleRegistry.Sample(r.count(), ref),
+            api.askTimeout(), system.scheduler())
+        .thenApply(sampled -> api.json(200, new Invitations(sampled.accountIds().stream()
+            .map(account -> new Invitation(account, presale.codeFor(eventId, account))).toList())));
+    return api.respond(response);
+  }
+
+  private HttpResponse manifestReply(WaitingRoom.Reply reply) {
+    if (reply instanceof WaitingRoom.Rejected r) {
+      boolean notFound = Refusal.fromCode(r.code()).filter(Refusal.NOT_FOUND::equals).isPresent();
+      return api.error(notFound ? 404 : 409, r.code(), r.message());
+    }
+    return api.json(200, Schedule.of((WaitingRoom.Manifest) reply));
+  }
+
+  /** Makes the event's inventory require admitted queue passes; fails with a 404 for an unknown event. */
+  private CompletionStage<Boolean> requireAdmission(String eventId) {
+    if (!VenueLayout.isValidEntityId(eventId)) return CompletableFuture.failedFuture(new ApiError(404, "not_found", "no such event"));
+    return inventory(eventId).<EventInventory.Reply>ask(EventInventory.RequireAdmission::new, api.askTimeout())
+        .thenApply(reply -> {
+          if (!(reply instanceof EventInventory.Created)) throw new ApiError(404, "not_found", "no such event");
+          return true;
+        });
+  }
+
+  private static long instant(String iso, String field) {
+    try {
+      return java.time.Instant.parse(iso).toEpochMilli();
+    } catch (java.time.format.DateTimeParseException e) {
+      throw new IllegalArgumentException(field + " must be an ISO-8601 UTC time like 2026-12-01T10:00:00Z");
+    }
+  }
+
+  private static int orDefault(Integer value, int fallback) {
+    return value == null ? fallback : value;
+  }
+
+  private EntityRef<Venue.Command> venue(String venueId) {
+    return ClusterSharding.get(system).entityRefFor(Venue.ENTITY_TYPE_KEY, venueId);
+  }
+
+  private EntityRef<WaitingRoom.Command> room(String eventId) {
+    return ClusterSharding.get(system).entityRefFor(WaitingRoom.ENTITY_TYPE_KEY, eventId);
+  }
+
+  private EntityRef<EventInventory.Command> inventory(String eventId) {
+    return ClusterSharding.get(system).entityRefFor(EventInventory.ENTITY_TYPE_KEY, eventId);
+  }
+}

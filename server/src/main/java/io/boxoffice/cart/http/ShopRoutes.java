@@ -1,0 +1,375 @@
+package io.boxoffice.cart.http;
+
+import io.boxoffice.cart.Cart;
+import io.boxoffice.cart.ShopAdmission;
+import io.boxoffice.cart.ShopMetrics;
+import static org.apache.pekko.http.javadsl.server.PathMatchers.segment;
+
+import io.boxoffice.edge.Api;
+import io.boxoffice.edge.ApiError;
+import io.boxoffice.edge.Bulkhead;
+import io.boxoffice.edge.BulkheadDirectives;
+import io.boxoffice.edge.Identity;
+import io.boxoffice.edge.Refusals;
+import io.boxoffice.inventory.domain.EventDefinition;
+import io.boxoffice.inventory.EventInventory;
+import io.boxoffice.inventory.EventInventory.SeatPrice;
+import io.boxoffice.venue.domain.VenueLayout;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
+import java.util.function.Predicate;
+import org.apache.pekko.actor.typed.RecipientRef;
+import org.apache.pekko.actor.typed.Scheduler;
+import org.apache.pekko.actor.typed.javadsl.AskPattern;
+import org.apache.pekko.http.javadsl.model.ContentTypes;
+import org.apache.pekko.http.javadsl.model.HttpResponse;
+import org.apache.pekko.http.javadsl.model.headers.CacheControl;
+import org.apache.pekko.http.javadsl.model.headers.CacheDirectives;
+import org.apache.pekko.http.javadsl.model.headers.EntityTag;
+import org.apache.pekko.http.javadsl.model.headers.ETag;
+import org.apache.pekko.http.javadsl.model.headers.RawHeader;
+import org.apache.pekko.http.javadsl.server.AllDirectives;
+import org.apache.pekko.http.javadsl.server.Route;
+import org.apache.pekko.pattern.AskTimeoutException;
+
+/**
+ * The admitted fan's shop under {@code /api/events/{eventId}}: seat map and availability from
+ * this node's memory; holds, releases and the cart straight from the event's inventory (the
+ * one writer of its seats); checkout through the fan's {@link Cart}. After answering a hold or
+ * a release the edge tells the fan's cart (fire and forget), which keeps the hold timer: the
+ * reply never waits for the cart, and the single writer of a hot event spends nothing on it.
+ */
+public final class ShopRoutes extends AllDirectives {
+
+  /** {@code {"seats":[...]}} or {@code {"best":{...}}}. */
+  public record HoldRequest(List<String> seats, BestRequest best) {}
+
+  public record BestRequest(Integer quantity, Integer maxPriceCents, String zone) {}
+
+  public record CheckoutRequest(String paymentToken) {}
+
+  private final Api api;
+  private final BulkheadDirectives bulkheads;
+  private final Identity identity;
+  private final ShopAdmission admission;
+  private final EventViews views;
+  private final Function<String, RecipientRef<EventInventory.Command>> inventories;
+  private final Function<String, RecipientRef<Cart.Command>> carts;
+  private final Scheduler scheduler;
+  private final Duration retryDeadline;
+  private final ShopMetrics metrics;
+
+  /**
+   * @param retryDeadline how long a hold or a checkout may be asked again while its entity
+   *     does not answer (an entity moving to another node): a request id (holds) or the fan's
+   *     Idempotency-Key (checkouts) makes each new ask find the first one's outcome.
+   */
+  public ShopRoutes(Api api, BulkheadDirectives bulkheads, Identity identity, ShopAdmission admission, EventViews views,
+                    Function<String, RecipientRef<EventInventory.Command>> inventories,
+                    Function<String, RecipientRef<Cart.Command>> carts, Scheduler scheduler, Duration retryDeadline,
+                    ShopMetrics metrics) {
+    this.retryDeadline = retryDeadline;
+    this.metrics = metrics;
+    this.api = api;
+    this.bulkheads = bulkheads;
+    this.identity = identity;
+    this.admission = admission;
+    this.views = views;
+    this.inventories = inventories;
+    this.carts = carts;
+    this.scheduler = scheduler;
+  }
+
+  public Route routes() {
+    return pathPrefix(segment("api").slash("events").slash(segment()), eventId -> {
+      if (!VenueLayout.isValidEntityId(eventId)) return complete(api.error(404, "not_found", "no such event"));
+      return identity.account(account -> admission.admitted(eventId, account, pass -> concat(
+          path("seatmap", () -> get(() -> read(eventId, () -> seatMap(eventId)))),
+          path("availability", () -> get(() -> read(eventId, () -> availability(eventId)))),
+          path("cart", () -> get(() -> read(eventId, () -> cartView(eventId, account)))),
+          path(segment("cart").slash("holds"), () -> post(() -> bulkheads.guard(eventId, Bulkhead.Priority.HOLD,
+              () -> api.body(HoldRequest.class, r -> hold(eventId, account, pass, r))))),
+          path(segment("cart").slash("holds").slash(segment()), seatId -> delete(() -> bulkheads.guard(eventId,
+              Bulkhead.Priority.HOLD, () -> release(eventId, account, seatId)))),
+          path(segment("cart").slash("checkout"), () -> post(() -> bulkheads.guard(eventId, Bulkhead.Priority.CHECKOUT,
+              () -> checkout(eventId, account)))))));
+    });
+  }
+
+  private Route read(String eventId, java.util.function.Supplier<Route> inner) {
+    return bulkheads.guard(eventId, Bulkhead.Priority.READ, inner);
+  }
+
+  /**
+   * The seat map, rendered once per event: the contract's JSON, or the compact form with
+   * {@code ?format=compact}; gzipped when the client accepts it (a 70,000-seat stadium is about
+   * 8 MB as plain contract JSON). Each form and encoding has its own ETag.
+   */
+  private Route seatMap(String eventId) {
+    return parameterOptional("format", format -> {
+      boolean compact = format.isPresent() && format.get().equals("compact");
+      if (format.isPresent() && !compact) return complete(api.error(400, "bad_request", "format must be compact or absent"));
+      return optionalHeaderValueByName("Accept-Encoding", accept -> {
+        boolean gzip = accept.map(ShopRoutes::acceptsGzip).orElse(false);
+        return onSuccess(views.seatMap(eventId), view -> optionalHeaderValueByName("If-None-Match", etag -> {
+          String version = view.version() + (compact ? "-c" : "") + (gzip ? "-gz" : "");
+          String tag = "\"" + version + "\"";
+          List<org.apache.pekko.http.javadsl.model.HttpHeader> headers = List.of(
+              ETag.create(EntityTag.create(version, false)),
+              RawHeader.create("Vary", "Accept-Encoding"),
+              RawHeader.create("Cache-Control", "public, max-age=31536000, immutable"));
+          if (etag.map(t -> t.equals(tag)).orElse(false)) {
+            return complete(HttpResponse.create().withStatus(304).addHeaders(headers));
+          }
+          byte[] body = compact ? (gzip ? view.compactGzip() : view.compact()) : (gzip ? view.jsonGzip() : view.json());
+          HttpResponse response = HttpResponse.create().withStatus(200).addHeaders(headers)
+              .withEntity(ContentTypes.APPLICATION_JSON, body);
+          return complete(gzip ? response.addHeader(RawHeader.create("Content-Encoding", "gzip")) : response);
+        }));
+      });
+    });
+  }
+
+  /** Whether an {@code Accept-Encoding} value allows gzip (listed, or by {@code *}, without {@code q=0}). */
+  static boolean acceptsGzip(String acceptEncoding) {
+    for (String part : acceptEncoding.toLowerCase(java.util.Locale.ROOT).split(",")) {
+      String[] p = part.trim().split(";");
+      String coding = p[0].trim();
+      if (!coding.equals("gzip") && !coding.equals("x-gzip") && !coding.equals("*")) continue;
+      boolean refused = false;
+      for (int i = 1; i < p.length; i++) {
+        String q = p[i].trim().replace(" ", "");
+        if (q.startsWith("q=") && q.substring(2).matches("0(\\.0{0,3})?")) refused = true;
+      }
+      if (!refused) return true;
+    }
+    return false;
+  }
+
+  private Route availability(String eventId) {
+    return api.respond(views.availability(eventId).thenApply(a -> HttpResponse.create().withStatus(200)
+        .addHeader(RawHeader.create("X-Snapshot-Version", Long.toString(a.version())))
+        .addHeader(CacheControl.create(CacheDirectives.PUBLIC, CacheDirectives.MAX_AGE(1)))
+        .withEntity(ContentTypes.APPLICATION_OCTET_STREAM, a.bits())));
+  }
+
+  private Route hold(String eventId, String account, EventInventory.QueuePass pass, HoldRequest r) {
+    if ((r.seats() == null) == (r.best() == null)) throw ApiError.badRequest("give either seats or best");
+    if (r.seats() != null) {
+      if (r.seats().isEmpty()) throw ApiError.badRequest("seats must name at least one seat");
+      if (r.seats().size() > EventDefinition.MAX_SEATS_PER_ACCOUNT) {
+        throw new ApiError(422, "limit_exceeded", "too many seats in one hold");
+      }
+      if (r.seats().stream().anyMatch(s -> s == null || s.isEmpty() || s.length() > 100)) {
+        throw ApiError.badRequest("seat ids must be non-empty strings");
+      }
+      if (new HashSet<>(r.seats()).size() != r.seats().size()) throw ApiError.badRequest("a seat is named twice");
+      List<String> seats = List.copyOf(r.seats());
+      String requestId = newRequestId();
+      return holdUntil(eventId, account, ref -> new EventInventory.HoldSeats(account, seats, pass, requestId, ref));
+    }
+    BestRequest b = r.best();
+    if (b.quantity() == null || b.quantity() < 1 || b.quantity() > EventDefinition.MAX_SEATS_PER_ACCOUNT) {
+      throw ApiError.badRequest("best.quantity must be 1-" + EventDefinition.MAX_SEATS_PER_ACCOUNT);
+    }
+    if (b.maxPriceCents() != null && b.maxPriceCents() < 0) throw ApiError.badRequest("best.maxPriceCents must not be negative");
+    if (b.zone() != null && (b.zone().isEmpty() || b.zone().length() > 32)) throw ApiError.badRequest("best.zone must be 1-32 characters");
+    String requestId = newRequestId();
+    return holdUntil(eventId, account,
+        ref -> new EventInventory.HoldBest(account, b.quantity(), b.maxPriceCents(), b.zone(), pass, requestId, ref));
+  }
+
+  /**
+   * Asks the inventory for a hold, and asks again with the same request id while it does not
+   * answer and the deadline allows: sharding drops messages buffered for a shard that is being
+   * handed over, and the request id makes the inventory answer a repeated ask with the hold it
+   * already made instead of holding more.
+   */
+  private Route holdUntil(String eventId, String account,
+                          Function<org.apache.pekko.actor.typed.ActorRef<EventInventory.Reply>, EventInventory.Command> message) {
+    RecipientRef<EventInventory.Command> inventory = inventories.apply(eventId);
+    CompletionStage<EventInventory.Reply> reply = askUntil(
+        timeout -> AskPattern.<EventInventory.Command, EventInventory.Reply>ask(inventory, message::apply, timeout, scheduler),
+        r -> false, System.nanoTime() + retryDeadline.toNanos());
+    return inventoryResponse(reply, r -> held(eventId, account, r));
+  }
+
+  private static String newRequestId() {
+    return java.util.UUID.randomUUID().toString();
+  }
+
+  private Route release(String eventId, String account, String seatId) {
+    if (seatId.length() > 100) throw ApiError.badRequest("no such seat");
+    return askInventory(eventId, ref -> new EventInventory.Release(account, List.of(seatId), ref), v -> {
+      if (v instanceof EventInventory.Released r && !r.seatIds().isEmpty()) {
+        carts.apply(Cart.entityId(eventId, account)).tell(new Cart.HoldGivenUp(r.seatIds()));
+      }
+      return HttpResponse.create().withStatus(204);
+    });
+  }
+
+  private Route checkout(String eventId, String account) {
+    return optionalHeaderValueByName("Idempotency-Key", key -> {
+      if (key.isEmpty() || key.get().isBlank() || key.get().length() > 200) {
+        return complete(api.error(400, "bad_request", "an Idempotency-Key header of 1-200 characters is required"));
+      }
+      return api.body(CheckoutRequest.class, r -> {
+        if (r.paymentToken() == null || r.paymentToken().isBlank() || r.paymentToken().length() > 200) {
+          throw ApiError.badRequest("paymentToken is required");
+        }
+        RecipientRef<Cart.Command> cart = carts.apply(Cart.entityId(eventId, account));
+        long deadline = System.nanoTime() + retryDeadline.toNanos();
+        return api.respond(checkoutUntil(cart, key.get(), r.paymentToken(), deadline).thenApply(reply -> {
+          if (reply instanceof Cart.Rejected rejected) {
+            return api.error(Refusals.toApiError(rejected.code(), rejected.message(), rejected.seatIds()));
+          }
+          return orderView(reply);
+        }));
+      });
+    });
+  }
+
+  /**
+   * Asks the cart to check out, and asks again with the same key while it does not answer or
+   * answers {@code unavailable} (nothing started, or nothing charged) and the deadline allows.
+   * During a hand-over the cart that took the first ask may stop before it answers; the next
+   * ask reaches it on its new node, where the checkout, found by its key, goes on.
+   */
+  private CompletionStage<Cart.Reply> checkoutUntil(RecipientRef<Cart.Command> cart, String key, String paymentToken,
+                                                   long deadline) {
+    return askUntil(
+        timeout -> AskPattern.<Cart.Command, Cart.Reply>ask(cart, ref -> new Cart.Checkout(key, paymentToken, ref), timeout, scheduler),
+        reply -> reply instanceof Cart.Rejected rejected && rejected.code().equals("unavailable"), deadline);
+  }
+
+  /**
+   * Runs an idempotent ask (each attempt under at most the ask timeout) again while it times out
+   * or its answer says to, until the deadline (an at-once answer waits a moment first). Only for
+   * asks that carry what makes a repeat harmless: an Idempotency-Key, a request id.
+   */
+  private <R> CompletionStage<R> askUntil(Function<Duration, CompletionStage<R>> ask, Predicate<R> askAgain, long deadline) {
+    Duration attempt = Duration.ofNanos(Math.min(api.askTimeout().toNanos(), Math.max(0, deadline - System.nanoTime())));
+    return ask.apply(attempt)
+        .handle((reply, error) -> {
+          boolean timedOut = error != null && isTimeout(error);
+          boolean again = timedOut || (error == null && askAgain.test(reply));
+          if (again && deadline - System.nanoTime() > MIN_ATTEMPT.toNanos()) {
+            Executor later = timedOut ? Runnable::run
+                : CompletableFuture.delayedExecutor(RETRY_PAUSE.toMillis(), TimeUnit.MILLISECONDS);
+            return CompletableFuture.supplyAsync(() -> null, later).thenCompose(ignored -> askUntil(ask, askAgain, deadline));
+          }
+          return error != null ? CompletableFuture.<R>failedFuture(error) : CompletableFuture.completedFuture(reply);
+        })
+        .thenCompose(stage -> stage);
+  }
+
+  private static final Duration MIN_ATTEMPT = Duration.ofMillis(500);
+  private static final Duration RETRY_PAUSE = Duration.ofMillis(250);
+
+  private static boolean isTimeout(Throwable error) {
+    Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+    return cause instanceof TimeoutException || cause instanceof AskTimeoutException;
+  }
+
+  private Route askInventory(String eventId,
+                             Function<org.apache.pekko.actor.typed.ActorRef<EventInventory.Reply>, EventInventory.Command> message,
+                             Function<EventInventory.Reply, HttpResponse> onReply) {
+    return inventoryResponse(AskPattern.<EventInventory.Command, EventInventory.Reply>ask(
+        inventories.apply(eventId), message::apply, api.askTimeout(), scheduler), onReply);
+  }
+
+  private Route inventoryResponse(CompletionStage<EventInventory.Reply> reply, Function<EventInventory.Reply, HttpResponse> onReply) {
+    return api.respond(reply.thenApply(r -> {
+      if (r instanceof EventInventory.Rejected rejected) {
+        return api.error(Refusals.toApiError(rejected.code(), rejected.message(), rejected.seatIds()));
+      }
+      return onReply.apply(r);
+    }));
+  }
+
+  private HttpResponse held(String eventId, String account, EventInventory.Reply reply) {
+    HttpResponse response = holdsView(reply, 0);
+    if (reply instanceof EventInventory.Held h) {
+      List<String> seatIds = h.seats().stream().map(SeatPrice::seatId).toList();
+      carts.apply(Cart.entityId(eventId, account)).tell(new Cart.HoldPlaced(seatIds, h.holdExpiresAt()));
+    }
+    return response;
+  }
+
+  /** How long an empty cart's view waits for the cart's word on expiry: a nicety, not worth a slow page. */
+  private static final Duration EXPIRY_WAIT = Duration.ofMillis(500);
+
+  private static Duration min(Duration a, Duration b) {
+    return a.compareTo(b) <= 0 ? a : b;
+  }
+
+  /**
+   * The fan's holds from the inventory; when nothing is held, the cart's word on when the last
+   * hold ran out (asked only then, and left out if the cart does not answer in time).
+   */
+  private Route cartView(String eventId, String account) {
+    CompletionStage<EventInventory.Reply> holds = AskPattern.ask(inventories.apply(eventId),
+        r -> new EventInventory.GetHolds(account, r), api.askTimeout(), scheduler);
+    return api.respond(holds.thenCompose(r -> {
+      if (r instanceof EventInventory.Rejected rejected) {
+        return CompletableFuture.completedFuture(api.error(Refusals.toApiError(rejected.code(), rejected.message(), rejected.seatIds())));
+      }
+      if (!(r instanceof EventInventory.Holds h) || !h.seats().isEmpty()) return CompletableFuture.completedFuture(holdsView(r, 0));
+      return AskPattern.<Cart.Command, Cart.Reply>ask(carts.apply(Cart.entityId(eventId, account)), Cart.GetExpiry::new,
+              min(api.askTimeout(), EXPIRY_WAIT), scheduler)
+          .handle((e, error) -> holdsView(r, e instanceof Cart.Expiry x ? x.expiredAt() : 0));
+    }));
+  }
+
+  /**
+   * {@code {"seats":[{"seatId","priceCents"}],"holdExpiresAt"}} for a new hold or the whole cart,
+   * and {@code "expired":{"at"}} when the fan's last hold ran out at {@code expiredAt} (not 0).
+   */
+  private HttpResponse holdsView(EventInventory.Reply reply, long expiredAt) {
+    List<SeatPrice> seats;
+    long until;
+    if (reply instanceof EventInventory.Held h) {
+      seats = h.seats();
+      until = h.holdExpiresAt();
+    } else {
+      EventInventory.Holds h = (EventInventory.Holds) reply;
+      seats = h.seats();
+      until = h.holdExpiresAt();
+    }
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("seats", seats.stream().map(ShopRoutes::seatJson).toList());
+    body.put("holdExpiresAt", until == 0 ? null : Instant.ofEpochMilli(until).toString());
+    if (expiredAt != 0) body.put("expired", Map.of("at", Instant.ofEpochMilli(expiredAt).toString()));
+    return api.json(200, body);
+  }
+
+  private HttpResponse orderView(Cart.Reply reply) {
+    return api.json(200, orderJson((Cart.OrderView) reply));
+  }
+
+  /** The contract's order body, shared with {@code GET /api/orders/{orderId}}. */
+  public static Map<String, Object> orderJson(Cart.OrderView o) {
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("orderId", o.orderId());
+    body.put("eventId", o.eventId());
+    body.put("status", o.status());
+    body.put("amountCents", o.amountCents());
+    body.put("tickets", o.tickets().stream().map(t -> Map.of("ticketId", t.ticketId(), "seatId", t.seatId(), "barcode", t.barcode())).toList());
+    return body;
+  }
+
+  private static Map<String, Object> seatJson(SeatPrice s) {
+    return Map.of("seatId", s.seatId(), "priceCents", s.priceCents());
+  }
+}

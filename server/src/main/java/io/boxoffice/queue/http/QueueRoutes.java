@@ -1,0 +1,256 @@
+package io.boxoffice.queue.http;
+
+import io.boxoffice.queue.EdgeLine;
+import io.boxoffice.queue.Manifests;
+import io.boxoffice.queue.PresaleRegistry;
+import io.boxoffice.queue.QueuePlace;
+import io.boxoffice.queue.Standing;
+import io.boxoffice.queue.WaitingRoom;
+import io.boxoffice.queue.domain.PresaleCodes;
+import io.boxoffice.queue.domain.ProofOfWork;
+import io.boxoffice.queue.domain.QueueToken;
+import static org.apache.pekko.http.javadsl.server.PathMatchers.segment;
+
+import io.boxoffice.edge.Api;
+import io.boxoffice.edge.ApiError;
+import io.boxoffice.edge.Bulkhead;
+import io.boxoffice.edge.BulkheadDirectives;
+import io.boxoffice.edge.FanContext;
+import io.boxoffice.edge.Identity;
+import io.boxoffice.queue.domain.JoinOutcome;
+import io.boxoffice.queue.domain.JoinPolicy;
+import io.boxoffice.queue.domain.Phase;
+import io.boxoffice.venue.domain.VenueLayout;
+import java.time.Clock;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Function;
+import org.apache.pekko.actor.typed.RecipientRef;
+import org.apache.pekko.actor.typed.Scheduler;
+import org.apache.pekko.actor.typed.javadsl.AskPattern;
+import org.apache.pekko.http.javadsl.model.HttpResponse;
+import org.apache.pekko.http.javadsl.model.headers.RawHeader;
+import org.apache.pekko.http.javadsl.server.AllDirectives;
+import org.apache.pekko.http.javadsl.server.Route;
+
+/**
+ * The waiting room's fan calls under {@code /api/events/{eventId}}: join the queue (with a
+ * presale code and a proof of work when the on-sale asks for them), read one's standing, read
+ * the manifest, get a proof-of-work challenge, register for a presale. All of it is answered
+ * from this node's memory and the fan's signed token; only a later arrival's first join and a
+ * presale registration reach an entity.
+ */
+public final class QueueRoutes extends AllDirectives {
+
+  /** {@code POST .../queue} body. */
+  public record JoinRequest(String code, Pow pow) {}
+
+  /** A proof-of-work answer. */
+  public record Pow(String challenge, String nonce) {}
+
+  private final Api api;
+  private final BulkheadDirectives bulkheads;
+  private final Identity identity;
+  private final FanContext fans;
+  private final Manifests manifests;
+  private final QueueToken tokens;
+  private final EdgeLine line;
+  private final ProofOfWork pow;
+  private final PresaleCodes presale;
+  private final Function<String, RecipientRef<QueuePlace.Command>> places;
+  private final Function<String, RecipientRef<PresaleRegistry.Command>> registries;
+  private final Scheduler scheduler;
+  private final Clock clock;
+  private final long tokenMaxAgeSeconds;
+
+  public QueueRoutes(Api api, BulkheadDirectives bulkheads, Identity identity, FanContext fans, Manifests manifests, QueueToken tokens, EdgeLine line,
+                     ProofOfWork pow, PresaleCodes presale, Function<String, RecipientRef<QueuePlace.Command>> places,
+                     Function<String, RecipientRef<PresaleRegistry.Command>> registries, Scheduler scheduler, Clock clock,
+                     long tokenMaxAgeSeconds) {
+    this.api = api;
+    this.bulkheads = bulkheads;
+    this.identity = identity;
+    this.fans = fans;
+    this.manifests = manifests;
+    this.tokens = tokens;
+    this.line = line;
+    this.pow = pow;
+    this.presale = presale;
+    this.places = places;
+    this.registries = registries;
+    this.scheduler = scheduler;
+    this.clock = clock;
+    this.tokenMaxAgeSeconds = tokenMaxAgeSeconds;
+  }
+
+  public Route routes() {
+    return pathPrefix(segment("api").slash("events").slash(segment()), eventId -> concat(
+        // Joining (and its presale-code and proof-of-work checks) runs inside the event's own
+        // compartment, so a flood of joins cannot reach past it.
+        path("queue", () -> concat(
+            post(() -> fan(eventId, (account, prefix) -> bulkheads.guard(eventId, Bulkhead.Priority.READ,
+                () -> api.body(JoinRequest.class, r -> join(eventId, account, prefix, r))))),
+            delete(() -> fan(eventId, (account, prefix) -> bulkheads.guard(eventId, Bulkhead.Priority.READ,
+                () -> leave(eventId, account)))))),
+        path(segment("queue").slash("status"), () -> get(() -> fan(eventId, (account, prefix) -> status(eventId, account, prefix)))),
+        path(segment("queue").slash("manifest"), () -> get(() -> fan(eventId, (account, prefix) -> manifest(eventId)))),
+        path(segment("queue").slash("challenge"), () -> get(() -> fan(eventId, (account, prefix) -> challenge(eventId, account)))),
+        path(segment("presale").slash("registrations"), () -> post(() -> fan(eventId, (account, prefix) -> register(eventId, account))))));
+  }
+
+  /** Signed in, within the rate limits, for an event this node knows (404 otherwise: nothing is asked or kept). */
+  private Route fan(String eventId, java.util.function.BiFunction<String, String, Route> inner) {
+    if (!VenueLayout.isValidEntityId(eventId)) return complete(api.error(Manifests.notFound()));
+    return identity.account(account -> fans.prefix(prefix -> fans.limited(account, prefix,
+        () -> onSuccess(manifests.current(eventId), known -> inner.apply(account, prefix)))));
+  }
+
+  private static ApiError notOnSale() {
+    return new ApiError(403, "not_on_sale", "this event is not on sale");
+  }
+
+  // ---- join ------------------------------------------------------------------------------
+
+  private Route join(String eventId, String account, String prefix, JoinRequest r) {
+    return onSuccess(manifests.current(eventId), m -> optionalCookie(QueueToken.cookieName(eventId), cookie -> {
+      long now = clock.millis();
+      // A valid token of this account that names a place keeps it without asking anyone.
+      Optional<QueueToken.Claims> held = cookie.map(c -> tokens.verify(c.value(), eventId, account, prefix))
+          .filter(v -> v instanceof QueueToken.Valid).map(v -> ((QueueToken.Valid) v).claims()).filter(c -> c.place() != 0);
+      JoinPolicy.Facts facts = new JoinPolicy.Facts(Phase.fromWire(m.state()), Standing.openSale(m), m.lobbyOpensAt(),
+          held.isPresent(), m.presale(), r.code() != null, m.powBits(), r.pow() != null);
+      JoinOutcome outcome = JoinPolicy.decide(facts, now,
+          () -> presale.valid(eventId, account, r.code()),
+          () -> pow.check(eventId, account, m.powBits(), r.pow().challenge(), r.pow().nonce()));
+      if (outcome instanceof JoinOutcome.Refused refused) return complete(api.error(refusal(refused)));
+      if (outcome instanceof JoinOutcome.OpenSale) return complete(api.json(200, Map.of("state", "admitted")));
+      if (outcome instanceof JoinOutcome.KeepTokenPlace) return answer(held.get(), m, now);
+      // Without a token (a new device, cleared cookies, another network): the account's one place, wherever it was taken.
+      long nowSec = now / 1000;
+      CompletionStage<QueueToken.Claims> claims = placeOf(eventId, account, m)
+          .thenApply(tokenPlace -> new QueueToken.Claims(eventId, account, tokenPlace, prefix, nowSec, 0));
+      return onComplete(claims, result -> result.isSuccess()
+          ? answer(result.get(), m, now)
+          : complete(api.failure(result.failed().get())));
+    }));
+  }
+
+  /** The contract's error for a refused join: the one place where join refusals become HTTP. */
+  private static ApiError refusal(JoinOutcome.Refused refused) {
+    if (refused instanceof JoinOutcome.NotOnSale) return notOnSale();
+    if (refused instanceof JoinOutcome.NotOpen n) {
+      return new ApiError(409, "not_open", n.opensAt() == null ? "the lobby is not open yet" : "the lobby opens at " + n.opensAt());
+    }
+    if (refused instanceof JoinOutcome.BadCode) return new ApiError(403, "bad_code", "a valid presale code for this account is required");
+    if (refused instanceof JoinOutcome.BadPow b) {
+      return new ApiError(403, "bad_pow", "the proof of work was not accepted (" + b.verdict().name().toLowerCase() + ")");
+    }
+    return new ApiError(503, "unavailable", "the waiting room did not answer, try again");
+  }
+
+  /**
+   * The token place of the account: its lobby join index (as {@link Standing#lobbyToken}) or
+   * its later place, asked of its {@link QueuePlace}; a later arrival takes the next place of
+   * this node's leased block.
+   */
+  private CompletionStage<Long> placeOf(String eventId, String account, WaitingRoom.Manifest m) {
+    RecipientRef<QueuePlace.Command> place = places.apply(QueuePlace.entityId(eventId, account));
+    CompletionStage<QueuePlace.Place> kept = m.salt() == null
+        ? AskPattern.ask(place, QueuePlace.JoinLobby::new, api.askTimeout(), scheduler)
+        : AskPattern.ask(place, QueuePlace.Lookup::new, api.askTimeout(), scheduler);
+    return kept.thenCompose(p -> {
+      JoinOutcome outcome = JoinPolicy.afterAsking(p.holds(), p.refusal());
+      if (outcome instanceof JoinOutcome.Refused refused) throw refusal(refused);
+      if (outcome instanceof JoinOutcome.KeepAccountPlace) {
+        return CompletableFuture.completedFuture(p.place() > 0 ? p.place() : Standing.lobbyToken(p.lobbyIndex()));
+      }
+      // After the start (or a lobby entry given up): a place at the back of the line.
+      return line.nextPlace(eventId)
+          .thenCompose(offered -> AskPattern.<QueuePlace.Command, QueuePlace.Place>ask(place,
+              ref -> new QueuePlace.Claim(offered, ref), api.askTimeout(), scheduler))
+          .thenApply(taken -> taken.place() > 0 ? taken.place() : Standing.lobbyToken(taken.lobbyIndex()));
+    });
+  }
+
+  /** 204: the account gives its place up (see {@link QueuePlace}); the queue cookie is cleared. */
+  private Route leave(String eventId, String account) {
+    return onSuccess(manifests.current(eventId), m -> {
+      if (Standing.closed(m)) return complete(api.error(notOnSale()));
+      CompletionStage<QueuePlace.Place> left = AskPattern.ask(places.apply(QueuePlace.entityId(eventId, account)),
+          QueuePlace.Leave::new, api.askTimeout(), scheduler);
+      return onComplete(left, result -> result.isSuccess()
+          ? complete(HttpResponse.create().withStatus(204)
+              .addHeader(QueueCookie.expired(eventId))
+              .addHeader(RawHeader.create("Cache-Control", "private, no-store")))
+          : complete(api.failure(result.failed().get())));
+    });
+  }
+
+  /** 200 {state, position}, with the token as a cookie. */
+  private Route answer(QueueToken.Claims claims, WaitingRoom.Manifest m, long now) {
+    Standing s = Standing.of(claims, m, tokens, now);
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("state", s.state());
+    if (s.position() > 0) body.put("position", s.position());
+    return complete(api.json(200, body).addHeader(cookie(s.claims())));
+  }
+
+  // ---- status, manifest, challenge, presale ----------------------------------------------
+
+  private Route status(String eventId, String account, String prefix) {
+    return onSuccess(manifests.current(eventId), m -> optionalCookie(QueueToken.cookieName(eventId), cookie -> {
+      if (Standing.closed(m)) return complete(api.error(notOnSale()));
+      if (cookie.isEmpty()) return complete(api.error(403, "not_admitted", "join the queue first"));
+      QueueToken.Verification v = tokens.verify(cookie.get().value(), eventId, account, prefix);
+      if (!(v instanceof QueueToken.Valid valid)) return complete(api.error(403, "bad_token", "the queue token is not valid here"));
+      Standing s = Standing.of(valid.claims(), m, tokens, clock.millis());
+      Map<String, Object> body = new LinkedHashMap<>();
+      body.put("state", s.state());
+      body.put("position", s.position() == 0 ? null : s.position());
+      body.put("admittedUpTo", m.admittedUpTo());
+      body.put("aheadOfYou", s.aheadOf(m));
+      body.put("estimatedWaitSeconds", s.estimatedWaitSeconds(m));
+      body.put("seatsRemaining", m.seatsRemaining());
+      HttpResponse response = api.json(200, body).addHeader(RawHeader.create("Cache-Control", "private, no-store"));
+      if (s.reissue()) response = response.addHeader(cookie(s.claims()));
+      return complete(response);
+    }));
+  }
+
+  private Route manifest(String eventId) {
+    return onSuccess(manifests.current(eventId), m -> {
+      Map<String, Object> body = new LinkedHashMap<>();
+      body.put("state", m.state());
+      body.put("admittedUpTo", m.admittedUpTo());
+      body.put("admissionPerMinute", m.admissionPerMinute());
+      body.put("seatsRemaining", m.seatsRemaining());
+      body.put("updatedAt", java.time.Instant.ofEpochMilli(m.updatedAt()).toString());
+      return complete(api.json(200, body).addHeader(RawHeader.create("Cache-Control", "public, max-age=5")));
+    });
+  }
+
+  private Route challenge(String eventId, String account) {
+    return onSuccess(manifests.current(eventId), m -> complete(api.json(200,
+        Map.of("challenge", pow.issue(eventId, account), "bits", m.powBits()))
+        .addHeader(RawHeader.create("Cache-Control", "private, no-store"))));
+  }
+
+  private Route register(String eventId, String account) {
+    CompletionStage<HttpResponse> response = manifests.current(eventId).thenCompose(m -> {
+      if (Standing.openSale(m) || !m.presale()) {
+        return CompletableFuture.failedFuture(new ApiError(409, "no_presale", "this event has no presale"));
+      }
+      return AskPattern.<PresaleRegistry.Command, PresaleRegistry.Registered>ask(registries.apply(eventId),
+              ref -> new PresaleRegistry.Register(account, ref), api.askTimeout(), scheduler)
+          .thenApply(r -> api.json(201, Map.of("eventId", eventId, "registered", true)));
+    });
+    return api.respond(response);
+  }
+
+  private org.apache.pekko.http.javadsl.model.headers.SetCookie cookie(QueueToken.Claims claims) {
+    return QueueCookie.of(tokens, claims, tokenMaxAgeSeconds);
+  }
+}

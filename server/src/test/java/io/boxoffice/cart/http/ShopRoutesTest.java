@@ -1,0 +1,279 @@
+package io.boxoffice.cart.http;
+
+import io.boxoffice.cart.Cart;
+import io.boxoffice.cart.ShopAdmission;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.boxoffice.common.Hmac;
+import io.boxoffice.edge.Api;
+import io.boxoffice.edge.Bulkhead;
+import io.boxoffice.edge.BulkheadDirectives;
+import io.boxoffice.edge.Identity;
+import io.boxoffice.edge.IdentityToken;
+import io.boxoffice.inventory.EventInventory;
+import io.boxoffice.support.HttpFan;
+import io.boxoffice.support.MutableClock;
+import io.boxoffice.support.TestConfigs;
+import io.boxoffice.tickets.domain.Ticket;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
+import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
+import org.apache.pekko.http.javadsl.Http;
+import org.apache.pekko.http.javadsl.ServerBinding;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The shop's HTTP translation with probes standing in for the inventory and the cart: messages out, contract statuses back. */
+class ShopRoutesTest {
+  static final ActorTestKit testKit = ActorTestKit.create(TestConfigs.entityConfig());
+  static final MutableClock clock = new MutableClock(Instant.parse("2026-12-01T10:00:00Z"));
+  static final IdentityToken tokens = new IdentityToken(Hmac.fromBase64OrRandom(""), clock, Duration.ofHours(1));
+  static final TestProbe<Cart.Command> carts = testKit.createTestProbe();
+  static final TestProbe<EventInventory.Command> inventory = testKit.createTestProbe();
+  static ServerBinding binding;
+  static Api api;
+  static EventViews views;
+
+  @BeforeAll
+  static void bind() throws Exception {
+    api = new Api(testKit.system(), Duration.ofMillis(500), 65536);
+    views = new EventViews(id -> inventory.getRef(), testKit.system().scheduler(), api.mapper(), clock,
+        Duration.ofMillis(500), Duration.ofSeconds(1));
+    io.boxoffice.app.Metrics metrics = new io.boxoffice.app.Metrics();
+    ShopRoutes routes = new ShopRoutes(api, new BulkheadDirectives(new Bulkhead(1000), api, metrics), new Identity(tokens, api),
+        ShopAdmission.everyone(), views, id -> inventory.getRef(), id -> carts.getRef(), testKit.system().scheduler(),
+        Duration.ofSeconds(3), metrics);
+    binding = Http.get(testKit.system()).newServerAt("127.0.0.1", 0).bind(api.seal(routes.routes()))
+        .toCompletableFuture().get(10, TimeUnit.SECONDS);
+  }
+
+  @AfterAll
+  static void shutdown() {
+    testKit.shutdownTestKit();
+  }
+
+  HttpFan fan(String account) {
+    return new HttpFan(binding.localAddress().getPort()).withCookie(tokens.issue(account));
+  }
+
+  @Test
+  void aHoldGoesToTheEventsInventoryAndTakenSeatsComeBackAs409() {
+    CompletableFuture<HttpFan.Reply> reply = fan("acct1").sendAsync("POST", "/api/events/ev1/cart/holds",
+        "{\"seats\":[\"A-1-1\",\"A-1-2\"]}");
+    EventInventory.HoldSeats hold = inventory.expectMessageClass(EventInventory.HoldSeats.class);
+    assertEquals(List.of("A-1-1", "A-1-2"), hold.seatIds());
+    assertEquals("acct1", hold.account());
+    hold.replyTo().tell(new EventInventory.Rejected("seats_taken", "some seats are taken", List.of("A-1-2")));
+    HttpFan.Reply r = reply.join();
+    assertEquals(409, r.status());
+    assertEquals("seats_taken", r.error());
+    assertEquals("A-1-2", r.json().get("seats").get(0).asText());
+  }
+
+  @Test
+  void refusalsMapToTheContractsStatuses() {
+    String[][] cases = {
+        {"limit_exceeded", "422", "limit_exceeded"}, {"no_seats", "409", "no_seats"}, {"not_found", "404", "not_found"},
+        {"busy", "503", "overloaded"}, {"unknown_seats", "400", "bad_request"}, {"checkout_in_progress", "409", "checkout_in_progress"}};
+    for (String[] c : cases) {
+      CompletableFuture<HttpFan.Reply> reply = fan("acct2").sendAsync("POST", "/api/events/ev1/cart/holds", "{\"best\":{\"quantity\":2}}");
+      EventInventory.HoldBest hold = inventory.expectMessageClass(EventInventory.HoldBest.class);
+      assertEquals(2, hold.quantity());
+      hold.replyTo().tell(new EventInventory.Rejected(c[0], "because", List.of()));
+      HttpFan.Reply r = reply.join();
+      assertEquals(Integer.parseInt(c[1]), r.status(), c[0]);
+      assertEquals(c[2], r.error());
+      if (r.status() == 503) assertTrue(r.headers().firstValue("Retry-After").isPresent());
+    }
+  }
+
+  @Test
+  void aHeldCartAnswersWithPricesAndAnIsoDeadline() {
+    CompletableFuture<HttpFan.Reply> reply = fan("acct3").sendAsync("GET", "/api/events/ev1/cart", null);
+    EventInventory.GetHolds get = inventory.expectMessageClass(EventInventory.GetHolds.class);
+    long until = Instant.parse("2026-12-01T10:08:00Z").toEpochMilli();
+    get.replyTo().tell(new EventInventory.Holds(List.of(new EventInventory.SeatPrice("A-1-1", 5000)), until));
+    HttpFan.Reply r = reply.join();
+    assertEquals(200, r.status());
+    assertEquals("2026-12-01T10:08:00Z", r.json().get("holdExpiresAt").asText());
+    assertEquals(5000, r.json().get("seats").get(0).get("priceCents").asInt());
+  }
+
+  @Test
+  void aHoldIsAnsweredWithoutWaitingForTheCartWhichIsToldAfterwards() {
+    CompletableFuture<HttpFan.Reply> reply = fan("acct-timer").sendAsync("POST", "/api/events/ev1/cart/holds",
+        "{\"seats\":[\"A-9-1\"]}");
+    EventInventory.HoldSeats hold = inventory.expectMessageClass(EventInventory.HoldSeats.class);
+    long until = Instant.parse("2026-12-01T10:08:00Z").toEpochMilli();
+    hold.replyTo().tell(new EventInventory.Held(List.of(new EventInventory.SeatPrice("A-9-1", 5000)), until));
+    // The cart (a probe that never answers) is not asked: the fan has the hold at once.
+    assertEquals(200, reply.join().status());
+    assertEquals(new Cart.HoldPlaced(List.of("A-9-1"), until), carts.expectMessageClass(Cart.HoldPlaced.class));
+
+    CompletableFuture<HttpFan.Reply> release = fan("acct-timer").sendAsync("DELETE", "/api/events/ev1/cart/holds/A-9-1", null);
+    inventory.expectMessageClass(EventInventory.Release.class).replyTo().tell(new EventInventory.Released(List.of("A-9-1")));
+    assertEquals(204, release.join().status());
+    assertEquals(new Cart.HoldGivenUp(List.of("A-9-1")), carts.expectMessageClass(Cart.HoldGivenUp.class));
+  }
+
+  @Test
+  void anEmptyCartSaysWhenTheLastHoldRanOutAsTheCartTells() {
+    CompletableFuture<HttpFan.Reply> reply = fan("acct-expired").sendAsync("GET", "/api/events/ev1/cart", null);
+    inventory.expectMessageClass(EventInventory.GetHolds.class).replyTo().tell(new EventInventory.Holds(List.of(), 0));
+    long at = Instant.parse("2026-12-01T10:08:00Z").toEpochMilli();
+    carts.expectMessageClass(Cart.GetExpiry.class).replyTo().tell(new Cart.Expiry(at));
+    HttpFan.Reply r = reply.join();
+    assertEquals(200, r.status());
+    assertEquals(0, r.json().get("seats").size());
+    assertTrue(r.json().get("holdExpiresAt").isNull());
+    assertEquals("2026-12-01T10:08:00Z", r.json().get("expired").get("at").asText());
+
+    // Nothing ran out (or the cart is slow): the view is the old one, without "expired".
+    CompletableFuture<HttpFan.Reply> fresh = fan("acct-expired").sendAsync("GET", "/api/events/ev1/cart", null);
+    inventory.expectMessageClass(EventInventory.GetHolds.class).replyTo().tell(new EventInventory.Holds(List.of(), 0));
+    carts.expectMessageClass(Cart.GetExpiry.class).replyTo().tell(new Cart.Expiry(0));
+    assertTrue(!fresh.join().json().has("expired"));
+  }
+
+  @Test
+  void anEntityThatDoesNotAnswerIsA503WithRetryAfterNotAHang() {
+    CompletableFuture<HttpFan.Reply> reply = fan("acct4").sendAsync("GET", "/api/events/ev1/cart", null);
+    inventory.expectMessageClass(EventInventory.GetHolds.class);
+    HttpFan.Reply r = reply.join();
+    assertEquals(503, r.status());
+    assertEquals("unavailable", r.error());
+    assertEquals("1", r.headers().firstValue("Retry-After").orElseThrow());
+  }
+
+  @Test
+  void checkoutCarriesTheIdempotencyKeyAndAnswersTheOrder() {
+    CompletableFuture<HttpFan.Reply> reply = fan("acct5").sendAsync("POST", "/api/events/ev1/cart/checkout",
+        "{\"paymentToken\":\"tok_visa\"}", "Idempotency-Key", "abc");
+    Cart.Checkout c = carts.expectMessageClass(Cart.Checkout.class);
+    assertEquals("abc", c.idempotencyKey());
+    assertEquals("tok_visa", c.paymentToken());
+    c.replyTo().tell(new Cart.OrderView("ev1.acct5.1", "ev1", "paid", 5000,
+        List.of(new Ticket("t1", "ev1", "A-1-1", "ev1.acct5.1", "code"))));
+    HttpFan.Reply r = reply.join();
+    assertEquals(200, r.status());
+    assertEquals("ev1.acct5.1", r.json().get("orderId").asText());
+    assertEquals("code", r.json().get("tickets").get(0).get("barcode").asText());
+    assertEquals("t1", r.json().get("tickets").get(0).get("ticketId").asText());
+  }
+
+  @Test
+  void aCheckoutWhoseCartDoesNotAnswerIsAskedAgainWithTheSameKeyWithinTheDeadline() {
+    CompletableFuture<HttpFan.Reply> reply = fan("acct7").sendAsync("POST", "/api/events/ev1/cart/checkout",
+        "{\"paymentToken\":\"tok_visa\"}", "Idempotency-Key", "again");
+    // The first ask goes unanswered (the cart was handed over), the second is told "unavailable".
+    assertEquals("again", carts.expectMessageClass(Cart.Checkout.class).idempotencyKey());
+    Cart.Checkout second = carts.expectMessageClass(Cart.Checkout.class, Duration.ofSeconds(2));
+    assertEquals("again", second.idempotencyKey());
+    second.replyTo().tell(new Cart.Rejected("unavailable", "the event did not answer in time", List.of()));
+    Cart.Checkout third = carts.expectMessageClass(Cart.Checkout.class, Duration.ofSeconds(2));
+    assertEquals("again", third.idempotencyKey());
+    third.replyTo().tell(new Cart.OrderView("ev1.acct7.1", "ev1", "paid", 5000, List.of()));
+    HttpFan.Reply r = reply.join();
+    assertEquals(200, r.status());
+    assertEquals("ev1.acct7.1", r.json().get("orderId").asText());
+  }
+
+  @Test
+  void aHoldThatGoesUnansweredIsAskedAgainWithTheSameRequestId() {
+    CompletableFuture<HttpFan.Reply> reply = fan("acct9").sendAsync("POST", "/api/events/ev1/cart/holds", "{\"best\":{\"quantity\":2}}");
+    EventInventory.HoldBest first = inventory.expectMessageClass(EventInventory.HoldBest.class);
+    assertNotNull(first.requestId());
+    EventInventory.HoldBest second = inventory.expectMessageClass(EventInventory.HoldBest.class, Duration.ofSeconds(2));
+    assertEquals(first.requestId(), second.requestId());
+    second.replyTo().tell(new EventInventory.Held(List.of(new EventInventory.SeatPrice("A-1-1", 5000)), 1));
+    assertEquals(200, reply.join().status());
+    carts.expectMessageClass(Cart.HoldPlaced.class);
+    // Each new hold has its own request id.
+    CompletableFuture<HttpFan.Reply> next = fan("acct9").sendAsync("POST", "/api/events/ev1/cart/holds", "{\"seats\":[\"A-1-2\"]}");
+    EventInventory.HoldSeats other = inventory.expectMessageClass(EventInventory.HoldSeats.class);
+    assertNotEquals(first.requestId(), other.requestId());
+    other.replyTo().tell(new EventInventory.Rejected("seats_taken", "taken", List.of("A-1-2")));
+    assertEquals(409, next.join().status());
+  }
+
+  @Test
+  void aCheckoutGivesUpWithA503AtItsDeadline() {
+    CompletableFuture<HttpFan.Reply> reply = fan("acct8").sendAsync("POST", "/api/events/ev1/cart/checkout",
+        "{\"paymentToken\":\"tok_visa\"}", "Idempotency-Key", "never");
+    HttpFan.Reply r = reply.join();
+    assertEquals(503, r.status());
+    assertEquals("unavailable", r.error());
+    // 3 s of deadline in asks of 500 ms: asked about six times, never once more after the answer.
+    List<Cart.Command> asked = carts.receiveSeveralMessages(5, Duration.ofSeconds(1));
+    assertTrue(asked.stream().allMatch(c -> c instanceof Cart.Checkout k && k.idempotencyKey().equals("never")));
+    carts.expectNoMessage(Duration.ofMillis(600));
+  }
+
+  @Test
+  void aFloodShedsReadsFirstThenHoldsAndLetsCheckoutsThroughWhileOtherEventsAreServed() throws Exception {
+    TestProbe<EventInventory.Command> inv = testKit.createTestProbe();
+    TestProbe<Cart.Command> cartProbe = testKit.createTestProbe();
+    Api patient = new Api(testKit.system(), Duration.ofSeconds(20), 65536);
+    Bulkhead bulkhead = new Bulkhead(10);
+    ShopRoutes small = new ShopRoutes(patient, new BulkheadDirectives(bulkhead, patient, new io.boxoffice.app.Metrics()), new Identity(tokens, patient),
+        ShopAdmission.everyone(), views, id -> inv.getRef(), id -> cartProbe.getRef(), testKit.system().scheduler(),
+        Duration.ofSeconds(30), new io.boxoffice.app.Metrics());
+    ServerBinding flooded = Http.get(testKit.system()).newServerAt("127.0.0.1", 0).bind(patient.seal(small.routes()))
+        .toCompletableFuture().get(10, TimeUnit.SECONDS);
+    try {
+      HttpFan fan = new HttpFan(flooded.localAddress().getPort()).withCookie(tokens.issue("flood"));
+      List<CompletableFuture<HttpFan.Reply>> hanging = new java.util.ArrayList<>();
+      List<org.apache.pekko.actor.typed.ActorRef<EventInventory.Reply>> waiting = new java.util.ArrayList<>();
+      // Five reads fill the reads' half; the entity does not answer yet, so they stay in flight.
+      for (int i = 0; i < 5; i++) {
+        hanging.add(fan.sendAsync("GET", "/api/events/hot/cart", null));
+        waiting.add(inv.expectMessageClass(EventInventory.GetHolds.class).replyTo());
+      }
+      HttpFan.Reply shedRead = fan.send("GET", "/api/events/hot/cart", null);
+      assertEquals(503, shedRead.status());
+      assertEquals("overloaded", shedRead.error());
+      assertTrue(shedRead.headers().firstValue("Retry-After").isPresent());
+      for (int i = 0; i < 3; i++) {
+        hanging.add(fan.sendAsync("POST", "/api/events/hot/cart/holds", "{\"best\":{\"quantity\":1}}"));
+        waiting.add(inv.expectMessageClass(EventInventory.HoldBest.class).replyTo());
+      }
+      assertEquals(503, fan.send("POST", "/api/events/hot/cart/holds", "{\"best\":{\"quantity\":1}}").status());
+      CompletableFuture<HttpFan.Reply> checkout =
+          fan.sendAsync("POST", "/api/events/hot/cart/checkout", "{\"paymentToken\":\"tok_visa\"}", "Idempotency-Key", "k");
+      Cart.Checkout c = cartProbe.expectMessageClass(Cart.Checkout.class);
+      // Another event is not touched by the flood.
+      CompletableFuture<HttpFan.Reply> quiet = fan.sendAsync("GET", "/api/events/quiet/cart", null);
+      inv.expectMessageClass(EventInventory.GetHolds.class).replyTo().tell(new EventInventory.Holds(List.of(), 0));
+      assertEquals(200, quiet.join().status());
+
+      waiting.forEach(ref -> ref.tell(new EventInventory.Holds(List.of(), 0)));
+      c.replyTo().tell(new Cart.Rejected("payment_declined", "declined", List.of()));
+      assertEquals(402, checkout.join().status());
+      for (CompletableFuture<HttpFan.Reply> h : hanging) h.join();
+      // Their places were given back: the event serves reads again.
+      CompletableFuture<HttpFan.Reply> again = fan.sendAsync("GET", "/api/events/hot/cart", null);
+      inv.expectMessageClass(EventInventory.GetHolds.class).replyTo().tell(new EventInventory.Holds(List.of(), 0));
+      assertEquals(200, again.join().status());
+    } finally {
+      flooded.unbind();
+    }
+  }
+
+  @Test
+  void anExpiredSignInIsRefusedWithoutAskingAnyone() {
+    HttpFan stale = fan("acct6");
+    clock.advance(Duration.ofHours(2));
+    HttpFan.Reply r = stale.send("GET", "/api/events/ev1/cart", null);
+    assertEquals(401, r.status());
+    assertEquals("unauthenticated", r.error());
+    inventory.expectNoMessage(Duration.ofMillis(100));
+  }
+}
