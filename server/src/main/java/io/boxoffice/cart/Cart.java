@@ -1,5 +1,6 @@
 package io.boxoffice.cart;
 
+import io.boxoffice.common.Refusal;
 import io.boxoffice.cart.domain.Action;
 import io.boxoffice.cart.domain.Answer;
 import io.boxoffice.cart.domain.Backoff;
@@ -134,7 +135,7 @@ public final class Cart extends EventSourcedBehaviorWithEnforcedReplies<Cart.Com
   public record Expiry(long expiredAt) implements Reply {}
 
   /** A refusal with the contract's error code; {@code seatIds} names seats where it helps. */
-  public record Rejected(String code, String message, List<String> seatIds) implements Reply {}
+  public record Rejected(Refusal code, String message, List<String> seatIds) implements Reply {}
 
   // ---- events and state: stored under these class and field names (see CartJournalFormatTest) -
 

@@ -1,5 +1,6 @@
 package io.boxoffice.inventory;
 
+import io.boxoffice.common.Refusal;
 import io.boxoffice.inventory.domain.Decision;
 import io.boxoffice.inventory.domain.EventDefinition;
 import io.boxoffice.inventory.domain.RecentHolds;
@@ -185,7 +186,7 @@ public final class EventInventory
    * {@code limit_exceeded}, {@code unknown_seats}, {@code hold_expired}, {@code invalid},
    * {@code not_found}, {@code event_exists}, {@code busy}); {@code seatIds} names seats where it helps.
    */
-  public record Rejected(String code, String message, List<String> seatIds) implements Reply {}
+  public record Rejected(Refusal code, String message, List<String> seatIds) implements Reply {}
 
   /** Journal events. */
   public sealed interface Event extends CborSerializable {}
@@ -393,7 +394,7 @@ public final class EventInventory
     builder.forStateType(Empty.class)
         .onCommand(Create.class, (state, c) -> Effect().persist(new EventCreated(c.definition()))
             .thenReply(c.replyTo(), s -> new Created(c.definition().eventId())))
-        .onCommand(Asks.class, (state, c) -> Effect().reply(c.replyTo(), new Rejected("not_found", "no such event", List.of())))
+        .onCommand(Asks.class, (state, c) -> Effect().reply(c.replyTo(), new Rejected(Refusal.NOT_FOUND, "no such event", List.of())))
         .onAnyCommand((state, c) -> Effect().noReply());
     builder.forStateType(Active.class)
         .onCommand(Flush.class, (state, c) -> onFlush(state))
@@ -413,7 +414,7 @@ public final class EventInventory
         .onCommand(Heartbeat.class, (state, c) -> onHeartbeat(state))
         .onCommand(CompensateOutage.class, this::onCompensateOutage)
         .onCommand(Create.class, (state, c) ->
-            Effect().reply(c.replyTo(), new Rejected("event_exists", "the event exists already", List.of())))
+            Effect().reply(c.replyTo(), new Rejected(Refusal.EVENT_EXISTS, "the event exists already", List.of())))
         .onCommand(RequireAdmission.class, (state, r) -> {
           Created created = new Created(state.definition.eventId());
           if (state.admissionRequired) return Effect().reply(r.replyTo(), created);
@@ -469,10 +470,10 @@ public final class EventInventory
   /** A seat change waits for the next batch; a hold first shows its admission (once the event requires it). */
   private ReplyEffect<Event, State> onSeatChange(Active state, SeatChange command) {
     if (state.admissionRequired && command instanceof Hold hold && !admitted(state, hold)) {
-      return Effect().reply(command.replyTo(), new Rejected("not_admitted", "this fan has not been admitted from the queue", List.of()));
+      return Effect().reply(command.replyTo(), new Rejected(Refusal.NOT_ADMITTED, "this fan has not been admitted from the queue", List.of()));
     }
     if (pending.size() >= settings.maxPending()) {
-      return Effect().reply(command.replyTo(), new Rejected("busy", "the event is busy, try again", List.of()));
+      return Effect().reply(command.replyTo(), new Rejected(Refusal.BUSY, "the event is busy, try again", List.of()));
     }
     pending.add(command);
     if (!flushScheduled) {
@@ -630,7 +631,7 @@ public final class EventInventory
         until = Math.min(until, book.holdUntil(s));
       }
     }
-    if (!lost.isEmpty()) return new Rejected("hold_expired", "the hold has expired", lost);
+    if (!lost.isEmpty()) return new Rejected(Refusal.HOLD_EXPIRED, "the hold has expired", lost);
     return new Held(seatPrices(book, earlier.seats()), until);
   }
 
@@ -648,7 +649,7 @@ public final class EventInventory
       if (d instanceof Decision.Released r) return new Released(seatIds(book, r.seats()));
       if (d instanceof Decision.Sold s) return new Confirmed(s.orderId(), seatPrices(book, s.seats()));
       if (d instanceof Decision.Scanned s) return new Admitted(book.map().seatId(s.seat()));
-      if (d instanceof Decision.Refused r) return new Rejected("hold_expired", "the hold has expired", r.seatIds());
+      if (d instanceof Decision.Refused r) return new Rejected(Refusal.HOLD_EXPIRED, "the hold has expired", r.seatIds());
     }
     if (outcome instanceof SeatBook.AlreadySold) {
       Confirm c = (Confirm) command;
@@ -656,15 +657,15 @@ public final class EventInventory
       return new Confirmed(c.orderId(), seatPrices(book, seats));
     }
     if (outcome instanceof SeatBook.Unchanged) return new Released(List.of());
-    if (outcome instanceof SeatBook.SeatsTaken t) return new Rejected("seats_taken", "some seats are taken", t.seatIds());
-    if (outcome instanceof SeatBook.UnknownSeats u) return new Rejected("unknown_seats", "no such seats at this event", u.seatIds());
-    if (outcome instanceof SeatBook.NoSeats) return new Rejected("no_seats", "no adjacent seats fit the request", List.of());
+    if (outcome instanceof SeatBook.SeatsTaken t) return new Rejected(Refusal.SEATS_TAKEN, "some seats are taken", t.seatIds());
+    if (outcome instanceof SeatBook.UnknownSeats u) return new Rejected(Refusal.UNKNOWN_SEATS, "no such seats at this event", u.seatIds());
+    if (outcome instanceof SeatBook.NoSeats) return new Rejected(Refusal.NO_SEATS, "no adjacent seats fit the request", List.of());
     if (outcome instanceof SeatBook.LimitExceeded l) {
-      return new Rejected("limit_exceeded", "at most " + l.max() + " seats per account", List.of());
+      return new Rejected(Refusal.LIMIT_EXCEEDED, "at most " + l.max() + " seats per account", List.of());
     }
-    if (outcome instanceof SeatBook.HoldExpired e) return new Rejected("hold_expired", "the hold has expired", e.seatIds());
+    if (outcome instanceof SeatBook.HoldExpired e) return new Rejected(Refusal.HOLD_EXPIRED, "the hold has expired", e.seatIds());
     if (outcome instanceof SeatBook.AlreadyScanned s) return new AlreadyScanned(s.at());
-    return new Rejected("invalid", "no such ticket", List.of());
+    return new Rejected(Refusal.INVALID, "no such ticket", List.of());
   }
 
   /** The account's holds live at {@code now - credit}, their deadlines {@code credit} later. */
