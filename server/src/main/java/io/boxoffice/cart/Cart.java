@@ -217,7 +217,7 @@ public final class Cart extends EventSourcedBehaviorWithEnforcedReplies<Cart.Com
 
   @Override
   public RetentionCriteria retentionCriteria() {
-    return RetentionCriteria.snapshotEvery(50, 2);
+    return settings.snapshots().criteria();
   }
 
   @Override

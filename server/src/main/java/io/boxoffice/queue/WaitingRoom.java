@@ -260,7 +260,7 @@ public final class WaitingRoom
 
   @Override
   public RetentionCriteria retentionCriteria() {
-    return RetentionCriteria.snapshotEvery(500, 2);
+    return settings.snapshots().criteria();
   }
 
   @Override

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.boxoffice.common.SnapshotPolicy;
 import io.boxoffice.common.Refusal;
 import io.boxoffice.common.Hmac;
 import io.boxoffice.inventory.domain.EventDefinition;
@@ -59,8 +60,8 @@ class CartTest {
 
   CartSettings settings(PaymentSimulator payments) {
     return new CartSettings(clock, payments, barcodes, inventories::get,
-        account -> wallets.computeIfAbsent(account, a -> testKit.spawn(TicketWallet.create(a))),
-        Duration.ofSeconds(3), Duration.ofMillis(100), Duration.ofSeconds(1));
+        account -> wallets.computeIfAbsent(account, a -> testKit.spawn(TicketWallet.create(a, new SnapshotPolicy(100, 2)))),
+        Duration.ofSeconds(3), Duration.ofMillis(100), Duration.ofSeconds(1), new SnapshotPolicy(50, 2));
   }
 
   ActorRef<Cart.Command> cart(String account, PaymentSimulator payments) {
