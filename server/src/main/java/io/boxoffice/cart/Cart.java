@@ -61,6 +61,10 @@ import org.apache.pekko.persistence.typed.javadsl.SignalHandler;
  * exactly those seats if they are still this fan's and expired. Nothing of it is persisted: on
  * start the cart asks the inventory for the fan's holds. Lazy expiry at the inventory stays the
  * guarantee; the timer makes expiry prompt and lets the cart say when the fan's hold ran out.
+ *
+ * <p>Why one file of this size: its protocol (commands, replies, events, state) is nested here
+ * because the names {@code Cart$...} are the manifests of every stored cart event and snapshot
+ * ({@code CartJournalFormatTest}); the checkout's rules are already out, in {@link CheckoutSaga}.
  */
 public final class Cart extends EventSourcedBehaviorWithEnforcedReplies<Cart.Command, Cart.Event, Cart.State> {
 
