@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 
 import com.typesafe.config.ConfigFactory;
+import io.boxoffice.common.SnapshotPolicy;
 import io.boxoffice.accounts.Account;
 import io.boxoffice.accounts.domain.PasswordHasher;
 import io.boxoffice.support.TestConfigs;
@@ -53,7 +54,7 @@ class EntityTestKitTest {
   @Test
   void aWalletFilesEachOrderOnce() {
     var kit = EventSourcedBehaviorTestKit.<TicketWallet.Command, TicketWallet.Event, TicketWallet.State>create(
-        testKit.system(), TicketWallet.create("acct-1"));
+        testKit.system(), TicketWallet.create("acct-1", new SnapshotPolicy(100, 2)));
     List<Ticket> tickets = List.of(new Ticket("t1", "ev", "A-1-1", "o1", "code1"), new Ticket("t2", "ev", "A-1-2", "o1", "code2"));
     kit.<TicketWallet.Filed>runCommand(r -> new TicketWallet.FileOrder("o1", tickets, r));
     var twice = kit.<TicketWallet.Filed>runCommand(r -> new TicketWallet.FileOrder("o1", tickets, r));

@@ -1,54 +1,40 @@
 package io.boxoffice.app;
 
 import com.typesafe.config.Config;
-import io.boxoffice.accounts.Account;
 import io.boxoffice.accounts.http.AccountRoutes;
-import io.boxoffice.accounts.AccountSettings;
-import io.boxoffice.accounts.HashingPool;
-import io.boxoffice.accounts.domain.PasswordHasher;
 import io.boxoffice.admin.http.AdminRoutes;
 import io.boxoffice.cart.Cart;
 import io.boxoffice.cart.http.CartOrders;
 import io.boxoffice.cart.CartSettings;
 import io.boxoffice.cart.CheckoutRecovery;
 import io.boxoffice.cart.http.EventViews;
-import io.boxoffice.cart.ShopAdmission;
 import io.boxoffice.cart.http.ShopRoutes;
 import io.boxoffice.common.Hmac;
 import io.boxoffice.common.ReadSide;
+import io.boxoffice.common.SnapshotPolicy;
 import io.boxoffice.edge.Api;
 import io.boxoffice.edge.BrowserGuards;
 import io.boxoffice.edge.Bulkhead;
 import io.boxoffice.edge.BulkheadDirectives;
 import io.boxoffice.edge.ClientPrefix;
-import io.boxoffice.edge.FanContext;
 import io.boxoffice.edge.HttpServer;
 import io.boxoffice.edge.Identity;
 import io.boxoffice.edge.IdentityToken;
 import io.boxoffice.edge.OpenApiRoutes;
 import io.boxoffice.edge.ServerTls;
-import io.boxoffice.edge.TokenBuckets;
-import io.boxoffice.edge.TransportSecurity;
 import io.boxoffice.inventory.EventInventory;
 import io.boxoffice.inventory.InventorySettings;
-import io.boxoffice.payment.JdbcLedger;
 import io.boxoffice.payment.PaymentGateway;
 import io.boxoffice.payment.PaymentSimulator;
-import io.boxoffice.queue.domain.BotSettings;
-import io.boxoffice.queue.EdgeLine;
 import io.boxoffice.queue.Manifests;
-import io.boxoffice.queue.OnSaleKeeper;
 import io.boxoffice.queue.http.PageRoutes;
-import io.boxoffice.queue.domain.PresaleCodes;
 import io.boxoffice.queue.PresaleRegistry;
-import io.boxoffice.queue.domain.ProofOfWork;
 import io.boxoffice.queue.http.QueueAdmission;
 import io.boxoffice.queue.QueuePlace;
 import io.boxoffice.queue.http.QueueRoutes;
 import io.boxoffice.queue.domain.QueueToken;
 import io.boxoffice.queue.domain.QueueTokenSettings;
 import io.boxoffice.queue.WaitingRoom;
-import io.boxoffice.queue.WaitingRoomSettings;
 import io.boxoffice.tickets.domain.Barcode;
 import io.boxoffice.tickets.http.TicketRoutes;
 import io.boxoffice.tickets.TicketWallet;
@@ -56,20 +42,13 @@ import io.boxoffice.venue.Venue;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
-import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
-import org.apache.pekko.actor.typed.DispatcherSelector;
-import org.apache.pekko.actor.typed.Props;
 import org.apache.pekko.actor.typed.RecipientRef;
-import org.apache.pekko.actor.typed.javadsl.AskPattern;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
-import org.apache.pekko.actor.typed.pubsub.Topic;
 import org.apache.pekko.cluster.sharding.typed.javadsl.ClusterSharding;
 import org.apache.pekko.cluster.typed.Cluster;
 import org.apache.pekko.cluster.typed.Join;
@@ -134,13 +113,14 @@ public final class Node {
     // So is a node told to serve HTTPS without a certificate it can use (expired, malformed, not its key's).
     ServerTls.Settings tlsSettings = ServerTls.Settings.fromConfig(config);
     ServerTls tls = tlsSettings.enabled() ? ServerTls.load(tlsSettings, Clock.systemUTC()) : null;
+    NodeSettings settings = NodeSettings.fromConfig(config);
     Schema.atStart(config);
     ActorSystem<Void> system = ActorSystem.create(Behaviors.empty(), "boxoffice", config);
     try {
       Config bo = config.getConfig("boxoffice");
-      org.apache.pekko.http.javadsl.model.Uri management =
-          PekkoManagement.get(system.classicSystem()).start().toCompletableFuture().get(30, TimeUnit.SECONDS);
-      if (bo.getString("discovery").equals("kubernetes")) {
+      org.apache.pekko.http.javadsl.model.Uri management = PekkoManagement.get(system.classicSystem()).start()
+          .toCompletableFuture().get(settings.startTimeout().toMillis(), TimeUnit.MILLISECONDS);
+      if (settings.kubernetesDiscovery()) {
         ClusterBootstrap.get(system.classicSystem()).start();
       } else if (!NodeConfig.hasSeedNodes(config)) {
         Cluster cluster = Cluster.get(system);
@@ -149,13 +129,14 @@ public final class Node {
       Metrics metrics = new Metrics();
       MetricsRoutes.publish(system.classicSystem(), metrics);
       Clock clock = options.clock();
-      PaymentGateway payments = options.payments() != null ? options.payments() : simulator(system, config);
+      PaymentGateway payments = options.payments() != null ? options.payments() : PaymentsModule.simulator(system, config);
       Refs refs = Refs.of(ClusterSharding.get(system));
       Config db = config.getConfig(NodeConfig.DB + ".db");
       ReadSide readSide = ReadSide.start(system, db.getString("url"), db.getString("user"), db.getString("password"),
           Duration.ofMillis(db.getLong("connectionTimeout")));
-      Duration askTimeout = bo.getDuration("http.ask-timeout");
-      Barcode barcodes = new Barcode(Hmac.fromBase64OrRandom(secret(bo, "ticket-key", "barcodes")));
+      Duration askTimeout = settings.askTimeout();
+      Barcode barcodes = new Barcode(Hmac.fromBase64OrRandom(bo.getString("secrets.ticket-key")));
+      SnapshotPolicy walletSnapshots = SnapshotPolicy.fromConfig(bo.getConfig("snapshots"), "ticket-wallet");
 
       // One verifier for the edge and the inventory's own check: the same keys.
       QueueTokenSettings queueSettings = QueueTokenSettings.fromConfig(config, clock);
@@ -168,7 +149,8 @@ public final class Node {
       // still admits until its window ends, within the per-account cap); a fan's first hold
       // keeps its slot for the whole window (before it, the slot lapses after the arrival window).
       Cart.init(system, new CartSettings(clock, payments, barcodes, refs.inventories(), refs.wallets(), askTimeout,
-          Duration.ofMillis(500), Duration.ofSeconds(5),
+          bo.getDuration("cart.retry-min"), bo.getDuration("cart.retry-max"),
+          SnapshotPolicy.fromConfig(bo.getConfig("snapshots"), "cart"),
           (eventId, accountId) -> refs.places().apply(QueuePlace.entityId(eventId, accountId)).tell(new QueuePlace.Bought()))
           .withHoldTimer(bo.getDuration("cart.hold-recheck"), bo.getDuration("cart.hold-release-grace"), metrics)
           .withShoppingStarted((eventId, accountId) ->
@@ -176,137 +158,70 @@ public final class Node {
       // Journal write times are wall-clock times, so the sweep measures staleness on the wall clock.
       CheckoutRecovery.init(system, readSide, Clock.systemUTC(), bo.getDuration("checkout-recovery.interval"),
           bo.getDuration("checkout-recovery.stalled-after"), refs.carts());
-      ActorRef<Topic.Command<WaitingRoom.Manifest>> manifestTopic = system.systemActorOf(
-          Topic.create(WaitingRoom.Manifest.class, Manifests.TOPIC), Manifests.TOPIC, Props.empty());
-      WaitingRoom.init(system, new WaitingRoomSettings(clock, bo.getDuration("queue.tick"), bo.getDuration("queue.admission-window"),
-          bo.getDuration("queue.arrival-window"), refs.inventories(), m -> manifestTopic.tell(Topic.publish(m)), askTimeout));
-      ActorRef<OnSaleKeeper.Command> keeper = OnSaleKeeper.init(system, readSide, bo.getDuration("queue.keeper-interval"),
-          refs.rooms());
-      QueuePlace.init(system, refs.rooms(), askTimeout);
-      PresaleRegistry.init(system);
-      TicketWallet.init(system);
-      Account.init(system);
+      QueueModule.Entities queue = QueueModule.start(system, config, clock, refs, readSide, askTimeout);
+      TicketWallet.init(system, walletSnapshots);
+      AccountsModule.start(system);
       Venue.init(system);
       io.boxoffice.admin.Directory.init(system, readSide);
 
       Function<HttpRequest, CompletionStage<HttpResponse>> handler =
-          routes(system, config, clock, askTimeout, barcodes, inventorySettings, refs, manifestTopic, keeper, queueSettings,
-              queueTokens, payments, metrics, readSide);
+          routes(system, config, settings, clock, barcodes, inventorySettings, refs, queue, queueSettings, queueTokens,
+              payments, metrics, readSide);
       ClusterGauges.register(system, metrics);
-      // Our own bind of pekko-http's HTTP layer: it has no deadline for a request's head (HttpServer).
-      Duration headTimeout = bo.getDuration("http.header-read-timeout");
-      HttpServer https = null;
-      Function<HttpRequest, CompletionStage<HttpResponse>> plainHandler = handler;
-      if (tls != null) {
-        https = HttpServer.bind(system, bo.getString("http.interface"), tls.settings().port(), headTimeout,
-                Optional.of(tls::newEngine), transportSecurity(config, 443).https(handler))
-            .toCompletableFuture()
-            .get(30, TimeUnit.SECONDS);
-        https.addToCoordinatedShutdown(Duration.ofSeconds(10));
-        tls.watch(system);
-        plainHandler = transportSecurity(config, https.localAddress().getPort()).redirectAll();
-      } else if (tlsSettings.forwardedProto()) {
-        plainHandler = transportSecurity(config, 443).behindProxy(handler);
-      }
-      HttpServer binding = HttpServer.bind(system, bo.getString("http.interface"), bo.getInt("http.port"),
-              headTimeout, plainHandler)
-          .toCompletableFuture()
-          .get(30, TimeUnit.SECONDS);
-      binding.addToCoordinatedShutdown(Duration.ofSeconds(10));
+      Listeners.Bound bound = Listeners.bind(system, config, settings, tls, handler);
       metrics.bindPools();
       HttpReadiness.ready(system.classicSystem());
-      log.info("boxoffice listening on {}{}", binding.localAddress(), https == null ? "" : ", HTTPS on " + https.localAddress());
-      return new Node(system, binding, https, payments, management.port());
+      log.info("boxoffice listening on {}{}", bound.http().localAddress(),
+          bound.https() == null ? "" : ", HTTPS on " + bound.https().localAddress());
+      return new Node(system, bound.http(), bound.https(), payments, management.port());
     } catch (Exception e) {
       system.terminate();
       throw e;
     }
   }
 
-  private static Function<HttpRequest, CompletionStage<HttpResponse>> routes(ActorSystem<Void> system, Config config, Clock clock, Duration askTimeout, Barcode barcodes,
-                              InventorySettings inventorySettings, Refs refs,
-                              ActorRef<Topic.Command<WaitingRoom.Manifest>> manifestTopic,
-                              ActorRef<OnSaleKeeper.Command> keeper,
-                              QueueTokenSettings queueSettings, QueueToken queueTokens,
-                              PaymentGateway payments, Metrics metrics, ReadSide readSide) {
+  private static Function<HttpRequest, CompletionStage<HttpResponse>> routes(ActorSystem<Void> system, Config config,
+      NodeSettings settings, Clock clock, Barcode barcodes, InventorySettings inventorySettings, Refs refs,
+      QueueModule.Entities queueEntities, QueueTokenSettings queueSettings, QueueToken queueTokens,
+      PaymentGateway payments, Metrics metrics, ReadSide readSide) {
     Config bo = config.getConfig("boxoffice");
-    Api api = new Api(system, askTimeout, bo.getBytes("http.max-body-bytes"));
-    IdentityToken identityTokens = new IdentityToken(Hmac.fromBase64OrRandom(secret(bo, "identity-key", "sign-in cookies")),
+    Duration askTimeout = settings.askTimeout();
+    Api api = new Api(system, askTimeout, settings.maxBodyBytes());
+    IdentityToken identityTokens = new IdentityToken(Hmac.fromBase64OrRandom(bo.getString("secrets.identity-key")),
         clock, Duration.ofHours(bo.getInt("accounts.session-hours")));
     Identity identity = new Identity(identityTokens, api);
     EventViews views = new EventViews(refs.inventories(), system.scheduler(), api.mapper(), clock, askTimeout,
         inventorySettings.availabilityInterval());
 
-    // The waiting room at the edge: tokens, network prefixes, rate limits, bot defenses, manifests.
+    // The waiting room at the edge. The events this node knows are those whose manifests it heard: metrics are kept for those alone.
     long tokenMaxAge = queueSettings.tokenTtl().toSeconds();
-    BotSettings bots = BotSettings.from(config);
-    FanContext fans = new FanContext(ClientPrefix.fromConfig(config),
-        new TokenBuckets(bots.perAccount().burst(), bots.perAccount().perSecond(), bots.maxKeys(), clock),
-        new TokenBuckets(bots.perPrefix().burst(), bots.perPrefix().perSecond(), bots.maxKeys(), clock), api);
-    PresaleCodes presale = new PresaleCodes(Hmac.fromBase64OrRandom(secret(bo, "bots.presale-key", "presale codes", "")));
-    ProofOfWork pow = new ProofOfWork(Hmac.fromBase64OrRandom(secret(bo, "bots.pow-key", "proof-of-work challenges", "")), clock,
-        bots.powChallengeTtl(), bots.powUsedMax());
-    // The events this node knows are those whose manifests it heard: metrics are kept for those alone.
-    Manifests[] manifestsHolder = new Manifests[1];
-    // A starting node learns from the keeper which events exist, so that it can tell a made-up
-    // id (404) from an event whose room it has not heard yet (503) without asking any room.
-    Manifests.Catalogue catalogue = new Manifests.Catalogue() {
-      @Override
-      public CompletionStage<Set<String>> eventIds() {
-        return AskPattern.<OnSaleKeeper.Command, OnSaleKeeper.Events>ask(
-                keeper, OnSaleKeeper.ListEvents::new, askTimeout, system.scheduler())
-            .thenCompose(e -> e.complete() ? CompletableFuture.completedFuture(e.eventIds())
-                : CompletableFuture.failedFuture(new IllegalStateException("the keeper is still reading the journal")));
-      }
-
-      @Override
-      public CompletionStage<Void> announce(String eventId) {
-        return AskPattern.<OnSaleKeeper.Command, OnSaleKeeper.Events>ask(
-            keeper, replyTo -> new OnSaleKeeper.Announce(eventId, replyTo), askTimeout, system.scheduler()).thenApply(e -> null);
-      }
-    };
-    Manifests manifests = new Manifests(system, manifestTopic, catalogue,
-        eventId -> refs.rooms().apply(eventId).tell(new WaitingRoom.Tick()),
-        eventId -> metrics.watch(eventId, manifestsHolder[0]));
-    manifestsHolder[0] = manifests;
+    QueueModule.Edge line = QueueModule.edge(system, config, clock, api, refs, queueEntities, askTimeout, metrics::watch);
+    Manifests manifests = line.manifests();
     // Ended sales' series go (a node's series must not grow with every event it ever sold).
-    Duration endedRetention = bo.getDuration("metrics.ended-event-retention");
-    system.scheduler().scheduleWithFixedDelay(Duration.ofSeconds(15), Duration.ofSeconds(15),
+    system.scheduler().scheduleWithFixedDelay(settings.metricsSweepInterval(), settings.metricsSweepInterval(),
         () -> {
-          metrics.sweepEnded(manifests.all(), manifests::known, System.currentTimeMillis(), endedRetention);
+          metrics.sweepEnded(manifests.all(), manifests::known, System.currentTimeMillis(), settings.endedEventRetention());
           metrics.bindPools();
         },
         system.executionContext());
-    EdgeLine line = new EdgeLine(refs.rooms(), system.scheduler(), askTimeout);
-    system.scheduler().scheduleWithFixedDelay(Duration.ofSeconds(1), Duration.ofSeconds(1), line::report, system.executionContext());
     Bulkhead bulkhead = new Bulkhead(bo.getInt("edge.per-event-in-flight"));
 
-    AccountSettings accountSettings = AccountSettings.from(config);
-    HashingPool hashing = new HashingPool(accountSettings.hashingThreads(), accountSettings.hashingQueue());
-    system.getWhenTerminated().thenRun(hashing::close);
-    // Attempts a second are a matter of real time, whatever clock the sale runs on.
-    Clock wall = Clock.systemUTC();
-    FanContext signInLimits = new FanContext(ClientPrefix.fromConfig(config),
-        new TokenBuckets(accountSettings.perEmail().burst(), accountSettings.perEmail().perSecond(), accountSettings.maxKeys(), wall),
-        new TokenBuckets(accountSettings.perPrefix().burst(), accountSettings.perPrefix().perSecond(), accountSettings.maxKeys(), wall),
-        api);
-    AccountRoutes accounts = new AccountRoutes(system, api, identityTokens,
-        new PasswordHasher(accountSettings.pbkdf2Iterations()), hashing, signInLimits);
+    AccountRoutes accounts = AccountsModule.routes(system, config, api, identityTokens);
     // Managers' calls are few and chain several asks to entities that may be new (shards to
     // allocate on a fresh cluster): they wait longer than a fan's before answering 503.
-    Api adminApi = new Api(system, bo.getDuration("http.admin-ask-timeout"), bo.getBytes("http.max-body-bytes"));
-    AdminRoutes admin = new AdminRoutes(system, adminApi, token(bo, "admin-token", "Admin"), bo.getBytes("http.max-admin-body-bytes"),
-        presale, refs.registries(), payments instanceof PaymentSimulator sim ? sim : null, manifests, readSide, metrics.live(),
-        bo.getDuration("admin.live-interval"));
+    Api adminApi = new Api(system, settings.adminAskTimeout(), settings.maxBodyBytes());
+    AdminRoutes admin = new AdminRoutes(system, adminApi, bo.getString("secrets.admin-token"), settings.maxAdminBodyBytes(),
+        line.presale(), refs.registries(), payments instanceof PaymentSimulator sim ? sim : null, manifests, readSide,
+        metrics.live(), bo.getDuration("admin.live-interval"));
     metrics.gauge("boxoffice_admin_live_streams", "Managers' live dashboards streaming from this node",
         io.micrometer.core.instrument.Tags.empty(), admin::liveStreams);
     BulkheadDirectives bulkheads = new BulkheadDirectives(bulkhead, api, metrics);
-    QueueRoutes queue = new QueueRoutes(api, bulkheads, identity, fans, manifests, queueTokens, line, pow, presale, refs.places(),
-        refs.registries(), system.scheduler(), clock, tokenMaxAge);
+    QueueRoutes queue = new QueueRoutes(api, bulkheads, identity, line.fans(), manifests, queueTokens, line.line(), line.pow(),
+        line.presale(), refs.places(), refs.registries(), system.scheduler(), clock, tokenMaxAge);
     ShopRoutes shop = new ShopRoutes(api, bulkheads, identity,
-        new QueueAdmission(api, fans, manifests, queueTokens, clock, tokenMaxAge), views, refs.inventories(), refs.carts(),
-        system.scheduler(), bo.getDuration("http.retry-deadline"), metrics);
-    TicketRoutes tickets = new TicketRoutes(api, identity, barcodes, token(bo, "gate-token", "Gate"),
+        new QueueAdmission(api, line.fans(), manifests, queueTokens, clock, tokenMaxAge), views, refs.inventories(),
+        refs.carts(), system.scheduler(), settings.retryDeadline(), metrics);
+    TicketRoutes tickets = new TicketRoutes(api, identity, barcodes, bo.getString("secrets.gate-token"),
         new CartOrders(refs.carts(), api.askTimeout(), system.scheduler()), refs.wallets(),
         refs.inventories(), system.scheduler());
     AllDirectives d = new AllDirectives() {};
@@ -336,48 +251,6 @@ public final class Node {
       return response.whenComplete((r, e) -> metrics.request(route, r == null ? 500 : r.status().intValue())
           .record(System.nanoTime() - started, TimeUnit.NANOSECONDS));
     });
-  }
-
-  /** HSTS, and redirects to {@code redirectPort}: the configured one, or the HTTPS listener's own when that is 0. */
-  private static TransportSecurity transportSecurity(Config config, int boundHttpsPort) {
-    ServerTls.Settings settings = ServerTls.Settings.fromConfig(config);
-    int port = settings.redirectPort() != 0 ? settings.redirectPort() : boundHttpsPort;
-    return new TransportSecurity(settings.strictTransportSecurity(), port, ClientPrefix.fromConfig(config));
-  }
-
-  /** The built-in payment simulator, its ledger in the database unless configured in memory. */
-  private static PaymentSimulator simulator(ActorSystem<Void> system, Config config) {
-    Config p = config.getConfig("boxoffice.payments");
-    if (p.getString("ledger").equals("memory")) {
-      return new PaymentSimulator(p.getDuration("slow-delay"), p.getDouble("failure-rate"));
-    }
-    Config db = config.getConfig(NodeConfig.DB + ".db");
-    com.zaxxer.hikari.HikariConfig hikari = new com.zaxxer.hikari.HikariConfig();
-    hikari.setJdbcUrl(db.getString("url"));
-    hikari.setUsername(db.getString("user"));
-    hikari.setPassword(db.getString("password"));
-    hikari.setMaximumPoolSize(4);
-    hikari.setConnectionTimeout(3000);
-    hikari.setPoolName("payment-simulator");
-    hikari.setRegisterMbeans(true);
-    com.zaxxer.hikari.HikariDataSource source = new com.zaxxer.hikari.HikariDataSource(hikari);
-    system.getWhenTerminated().thenRun(source::close);
-    Executor blocking = system.dispatchers().lookup(DispatcherSelector.fromConfig("boxoffice.payment-dispatcher"));
-    return new PaymentSimulator(p.getDuration("slow-delay"), p.getDouble("failure-rate"), new JdbcLedger(source), blocking);
-  }
-
-  private static String secret(Config bo, String key, String what) {
-    return secret(bo, key, what, "secrets.");
-  }
-
-  /** A base64 key, configured or kept in the data dir ({@link NodeSecrets} has settled it before start). */
-  private static String secret(Config bo, String key, String what, String section) {
-    return bo.getString(section + key);
-  }
-
-  /** A bearer token, configured or kept in the data dir ({@link NodeSecrets} has settled it before start). */
-  private static String token(Config bo, String key, String who) {
-    return bo.getString("secrets." + key);
   }
 
   public void stop() {

@@ -1,5 +1,6 @@
 package io.boxoffice.cart;
 
+import io.boxoffice.common.Refusal;
 import io.boxoffice.cart.domain.Action;
 import io.boxoffice.cart.domain.Answer;
 import io.boxoffice.cart.domain.Backoff;
@@ -60,6 +61,10 @@ import org.apache.pekko.persistence.typed.javadsl.SignalHandler;
  * exactly those seats if they are still this fan's and expired. Nothing of it is persisted: on
  * start the cart asks the inventory for the fan's holds. Lazy expiry at the inventory stays the
  * guarantee; the timer makes expiry prompt and lets the cart say when the fan's hold ran out.
+ *
+ * <p>Why one file of this size: its protocol (commands, replies, events, state) is nested here
+ * because the names {@code Cart$...} are the manifests of every stored cart event and snapshot
+ * ({@code CartJournalFormatTest}); the checkout's rules are already out, in {@link CheckoutSaga}.
  */
 public final class Cart extends EventSourcedBehaviorWithEnforcedReplies<Cart.Command, Cart.Event, Cart.State> {
 
@@ -134,7 +139,7 @@ public final class Cart extends EventSourcedBehaviorWithEnforcedReplies<Cart.Com
   public record Expiry(long expiredAt) implements Reply {}
 
   /** A refusal with the contract's error code; {@code seatIds} names seats where it helps. */
-  public record Rejected(String code, String message, List<String> seatIds) implements Reply {}
+  public record Rejected(Refusal code, String message, List<String> seatIds) implements Reply {}
 
   // ---- events and state: stored under these class and field names (see CartJournalFormatTest) -
 
@@ -216,7 +221,7 @@ public final class Cart extends EventSourcedBehaviorWithEnforcedReplies<Cart.Com
 
   @Override
   public RetentionCriteria retentionCriteria() {
-    return RetentionCriteria.snapshotEvery(50, 2);
+    return settings.snapshots().criteria();
   }
 
   @Override

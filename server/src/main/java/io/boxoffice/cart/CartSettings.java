@@ -1,5 +1,6 @@
 package io.boxoffice.cart;
 
+import io.boxoffice.common.SnapshotPolicy;
 import io.boxoffice.inventory.EventInventory;
 import io.boxoffice.payment.PaymentGateway;
 import io.boxoffice.tickets.domain.Barcode;
@@ -34,32 +35,34 @@ public record CartSettings(
     Duration holdRecheck,
     Duration holdReleaseGrace,
     ShopMetrics metrics,
-    BiConsumer<String, String> startedShopping) {
+    BiConsumer<String, String> startedShopping,
+    SnapshotPolicy snapshots) {
 
   /** The hold timer's defaults: a look at the clock every 30 s, releases counted nowhere. */
   public CartSettings(Clock clock, PaymentGateway payments, Barcode barcodes,
                       Function<String, RecipientRef<EventInventory.Command>> inventories,
                       Function<String, RecipientRef<TicketWallet.Command>> wallets,
-                      Duration askTimeout, Duration retryMin, Duration retryMax, BiConsumer<String, String> checkedOut) {
+                      Duration askTimeout, Duration retryMin, Duration retryMax, SnapshotPolicy snapshots,
+                      BiConsumer<String, String> checkedOut) {
     this(clock, payments, barcodes, inventories, wallets, askTimeout, retryMin, retryMax, checkedOut,
-        Duration.ofSeconds(30), Duration.ZERO, ShopMetrics.NONE, (eventId, accountId) -> { });
+        Duration.ofSeconds(30), Duration.ZERO, ShopMetrics.NONE, (eventId, accountId) -> { }, snapshots);
   }
 
   public CartSettings withHoldTimer(Duration recheck, Duration releaseGrace, ShopMetrics counts) {
     return new CartSettings(clock, payments, barcodes, inventories, wallets, askTimeout, retryMin, retryMax, checkedOut,
-        recheck, releaseGrace, counts, startedShopping);
+        recheck, releaseGrace, counts, startedShopping, snapshots);
   }
 
   public CartSettings withShoppingStarted(BiConsumer<String, String> started) {
     return new CartSettings(clock, payments, barcodes, inventories, wallets, askTimeout, retryMin, retryMax, checkedOut,
-        holdRecheck, holdReleaseGrace, metrics, started);
+        holdRecheck, holdReleaseGrace, metrics, started, snapshots);
   }
 
   /** Nobody to tell of a purchase (an event without a waiting room, or a test of the cart alone). */
   public CartSettings(Clock clock, PaymentGateway payments, Barcode barcodes,
                       Function<String, RecipientRef<EventInventory.Command>> inventories,
                       Function<String, RecipientRef<TicketWallet.Command>> wallets,
-                      Duration askTimeout, Duration retryMin, Duration retryMax) {
-    this(clock, payments, barcodes, inventories, wallets, askTimeout, retryMin, retryMax, (eventId, accountId) -> { });
+                      Duration askTimeout, Duration retryMin, Duration retryMax, SnapshotPolicy snapshots) {
+    this(clock, payments, barcodes, inventories, wallets, askTimeout, retryMin, retryMax, snapshots, (eventId, accountId) -> { });
   }
 }

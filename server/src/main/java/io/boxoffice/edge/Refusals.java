@@ -1,25 +1,30 @@
 package io.boxoffice.edge;
 
+import io.boxoffice.common.Refusal;
 import java.util.List;
 import java.util.Map;
 
-/** The one mapping from the entities' refusal codes to the contract's statuses and error codes. */
+/** The one mapping from the entities' refusals to the contract's statuses and error codes. */
 public final class Refusals {
   private Refusals() {}
 
-  public static ApiError toApiError(String code, String message, List<String> seatIds) {
+  public static ApiError toApiError(Refusal refusal, String message, List<String> seatIds) {
     Map<String, Object> seats = seatIds == null || seatIds.isEmpty() ? Map.of() : Map.of("seats", seatIds);
-    return switch (code) {
-      case "seats_taken" -> new ApiError(409, "seats_taken", message, seats);
-      case "no_seats", "checkout_in_progress", "event_exists", "account_exists" -> new ApiError(409, code, message);
-      case "limit_exceeded" -> new ApiError(422, "limit_exceeded", message);
-      case "unknown_seats" -> new ApiError(400, "bad_request", message, seats);
-      case "hold_expired" -> new ApiError(410, "hold_expired", message, seats);
-      case "payment_declined" -> new ApiError(402, "payment_declined", message);
-      case "not_found" -> new ApiError(404, "not_found", message);
-      case "busy" -> new ApiError(503, "overloaded", message);
-      case "unavailable" -> new ApiError(503, "unavailable", message);
-      default -> new ApiError(400, "bad_request", message);
+    return switch (refusal) {
+      case SEATS_TAKEN -> new ApiError(409, "seats_taken", message, seats);
+      case NO_SEATS -> new ApiError(409, "no_seats", message);
+      case CHECKOUT_IN_PROGRESS -> new ApiError(409, "checkout_in_progress", message);
+      case EVENT_EXISTS -> new ApiError(409, "event_exists", message);
+      case LIMIT_EXCEEDED -> new ApiError(422, "limit_exceeded", message);
+      case UNKNOWN_SEATS -> new ApiError(400, "bad_request", message, seats);
+      case HOLD_EXPIRED -> new ApiError(410, "hold_expired", message, seats);
+      case PAYMENT_DECLINED -> new ApiError(402, "payment_declined", message);
+      case NOT_FOUND -> new ApiError(404, "not_found", message);
+      case BUSY -> new ApiError(503, "overloaded", message);
+      case UNAVAILABLE -> new ApiError(503, "unavailable", message);
+      // The edge checks the pass before it asks the inventory, so this one reaches no fan unless
+      // the inventory's own check disagrees; the contract has kept it a plain 400 since then.
+      case NOT_ADMITTED, INVALID -> new ApiError(400, "bad_request", message);
     };
   }
 }

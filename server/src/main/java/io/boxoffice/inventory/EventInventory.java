@@ -1,5 +1,6 @@
 package io.boxoffice.inventory;
 
+import io.boxoffice.common.Refusal;
 import io.boxoffice.inventory.domain.Decision;
 import io.boxoffice.inventory.domain.EventDefinition;
 import io.boxoffice.inventory.domain.RecentHolds;
@@ -9,6 +10,7 @@ import io.boxoffice.common.Supervision;
 import io.boxoffice.venue.domain.SeatMap;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.LongSupplier;
 import java.util.random.RandomGenerator;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
@@ -37,6 +39,13 @@ import org.apache.pekko.persistence.typed.javadsl.RetentionCriteria;
  * Pekko itself (which applies an event to the state before writing it), the decisions are
  * applied to the in-memory book before the write; if the write fails the entity stops, nobody
  * has been answered, and a restart recovers the book from the journal.
+ *
+ * <p>Why one file of this size: about half of it is the protocol (commands, replies, events,
+ * state and snapshot), nested here because their names {@code EventInventory$...} are the
+ * manifests in every stored journal row and snapshot and in replies between nodes; moving them
+ * out would need a Jackson migration for each. The rules are in {@link SeatBook}, each seat change
+ * decides itself against the book ({@link SeatChange#decide}), and the replies are built in
+ * {@link InventoryReplies}: what is left is batching, persistence and the admission check.
  */
 public final class EventInventory
     extends EventSourcedBehaviorWithEnforcedReplies<EventInventory.Command, EventInventory.Event, EventInventory.State> {
@@ -58,7 +67,10 @@ public final class EventInventory
    * A command that may change seats: it waits in the buffer and is decided with the next batch,
    * answered once that batch is written.
    */
-  public sealed interface SeatChange extends Asks {}
+  public sealed interface SeatChange extends Asks {
+    /** What the book decides for this command at {@code now}; a new hold ends at {@code deadline}'s time. */
+    SeatBook.Outcome decide(SeatBook book, long now, LongSupplier deadline);
+  }
 
   /** Sets the event up once; replies {@link Created} or {@link Rejected} {@code event_exists}. */
   public record Create(EventDefinition definition, ActorRef<Reply> replyTo) implements Asks {}
@@ -86,6 +98,11 @@ public final class EventInventory
     public HoldSeats(String account, List<String> seatIds, ActorRef<Reply> replyTo) {
       this(account, seatIds, null, null, replyTo);
     }
+
+    @Override
+    public SeatBook.Outcome decide(SeatBook book, long now, LongSupplier deadline) {
+      return book.hold(account, seatIds, now, deadline.getAsLong());
+    }
   }
 
   /** Holds the best adjacent seats in one row; replies {@link Held} or {@link Rejected}. */
@@ -98,6 +115,11 @@ public final class EventInventory
     public HoldBest(String account, int quantity, Integer maxPriceCents, String zone, ActorRef<Reply> replyTo) {
       this(account, quantity, maxPriceCents, zone, null, null, replyTo);
     }
+
+    @Override
+    public SeatBook.Outcome decide(SeatBook book, long now, LongSupplier deadline) {
+      return book.holdBest(account, quantity, maxPriceCents, zone, now, deadline.getAsLong());
+    }
   }
 
   /** From now on every hold needs a queue pass of an admitted fan (the event has an on-sale); replies {@link Created}. */
@@ -107,7 +129,12 @@ public final class EventInventory
   public record WaiveAdmission(ActorRef<Reply> replyTo) implements Asks {}
 
   /** Gives back the account's holds on these seats (all of them when null); replies {@link Released}. */
-  public record Release(String account, List<String> seatIds, ActorRef<Reply> replyTo) implements SeatChange {}
+  public record Release(String account, List<String> seatIds, ActorRef<Reply> replyTo) implements SeatChange {
+    @Override
+    public SeatBook.Outcome decide(SeatBook book, long now, LongSupplier deadline) {
+      return book.release(account, seatIds);
+    }
+  }
 
   /**
    * The cart's timer: gives back the account's holds on these seats whose deadline is at or
@@ -116,13 +143,28 @@ public final class EventInventory
    * it; replies {@link ExpiryChecked}.
    */
   public record ReleaseExpired(String account, List<String> seatIds, long deadline, ActorRef<Reply> replyTo)
-      implements SeatChange {}
+      implements SeatChange {
+    @Override
+    public SeatBook.Outcome decide(SeatBook book, long now, LongSupplier newHoldDeadline) {
+      return book.releaseExpired(account, seatIds, deadline, now);
+    }
+  }
 
   /** Turns the account's live holds on these seats into a sale; replies {@link Confirmed} or {@link Rejected} {@code hold_expired}. */
-  public record Confirm(String account, String orderId, List<String> seatIds, ActorRef<Reply> replyTo) implements SeatChange {}
+  public record Confirm(String account, String orderId, List<String> seatIds, ActorRef<Reply> replyTo) implements SeatChange {
+    @Override
+    public SeatBook.Outcome decide(SeatBook book, long now, LongSupplier deadline) {
+      return book.confirm(account, orderId, seatIds, now);
+    }
+  }
 
   /** Admits the ticket of a seat sold under the order once; replies {@link Admitted}, {@link AlreadyScanned} or {@link Rejected} {@code invalid}. */
-  public record Scan(String seatId, String orderId, ActorRef<Reply> replyTo) implements SeatChange {}
+  public record Scan(String seatId, String orderId, ActorRef<Reply> replyTo) implements SeatChange {
+    @Override
+    public SeatBook.Outcome decide(SeatBook book, long now, LongSupplier deadline) {
+      return book.scan(seatId, orderId, now);
+    }
+  }
 
   /** Replies {@link Holds}: the account's live holds. */
   public record GetHolds(String account, ActorRef<Reply> replyTo) implements Asks {}
@@ -185,7 +227,7 @@ public final class EventInventory
    * {@code limit_exceeded}, {@code unknown_seats}, {@code hold_expired}, {@code invalid},
    * {@code not_found}, {@code event_exists}, {@code busy}); {@code seatIds} names seats where it helps.
    */
-  public record Rejected(String code, String message, List<String> seatIds) implements Reply {}
+  public record Rejected(Refusal code, String message, List<String> seatIds) implements Reply {}
 
   /** Journal events. */
   public sealed interface Event extends CborSerializable {}
@@ -393,7 +435,7 @@ public final class EventInventory
     builder.forStateType(Empty.class)
         .onCommand(Create.class, (state, c) -> Effect().persist(new EventCreated(c.definition()))
             .thenReply(c.replyTo(), s -> new Created(c.definition().eventId())))
-        .onCommand(Asks.class, (state, c) -> Effect().reply(c.replyTo(), new Rejected("not_found", "no such event", List.of())))
+        .onCommand(Asks.class, (state, c) -> Effect().reply(c.replyTo(), new Rejected(Refusal.NOT_FOUND, "no such event", List.of())))
         .onAnyCommand((state, c) -> Effect().noReply());
     builder.forStateType(Active.class)
         .onCommand(Flush.class, (state, c) -> onFlush(state))
@@ -401,7 +443,7 @@ public final class EventInventory
         .onCommand(GetHolds.class, (state, g) -> {
           long now = settings.clock().millis();
           // Holds whose fault time is not given yet are read as if it were (the next write gives it).
-          return Effect().reply(g.replyTo(), holdsOf(state.book, g.account(), now, pendingFaultCredit(now)));
+          return Effect().reply(g.replyTo(), InventoryReplies.holdsOf(state.book, g.account(), now, pendingFaultCredit(now)));
         })
         .onCommand(GetAvailability.class, this::onGetAvailability)
         .onCommand(GetStats.class, (state, g) -> {
@@ -413,7 +455,7 @@ public final class EventInventory
         .onCommand(Heartbeat.class, (state, c) -> onHeartbeat(state))
         .onCommand(CompensateOutage.class, this::onCompensateOutage)
         .onCommand(Create.class, (state, c) ->
-            Effect().reply(c.replyTo(), new Rejected("event_exists", "the event exists already", List.of())))
+            Effect().reply(c.replyTo(), new Rejected(Refusal.EVENT_EXISTS, "the event exists already", List.of())))
         .onCommand(RequireAdmission.class, (state, r) -> {
           Created created = new Created(state.definition.eventId());
           if (state.admissionRequired) return Effect().reply(r.replyTo(), created);
@@ -469,10 +511,10 @@ public final class EventInventory
   /** A seat change waits for the next batch; a hold first shows its admission (once the event requires it). */
   private ReplyEffect<Event, State> onSeatChange(Active state, SeatChange command) {
     if (state.admissionRequired && command instanceof Hold hold && !admitted(state, hold)) {
-      return Effect().reply(command.replyTo(), new Rejected("not_admitted", "this fan has not been admitted from the queue", List.of()));
+      return Effect().reply(command.replyTo(), new Rejected(Refusal.NOT_ADMITTED, "this fan has not been admitted from the queue", List.of()));
     }
     if (pending.size() >= settings.maxPending()) {
-      return Effect().reply(command.replyTo(), new Rejected("busy", "the event is busy, try again", List.of()));
+      return Effect().reply(command.replyTo(), new Rejected(Refusal.BUSY, "the event is busy, try again", List.of()));
     }
     pending.add(command);
     if (!flushScheduled) {
@@ -541,16 +583,16 @@ public final class EventInventory
     // they were. Replay frees them by expiry and finds these releases already done: same book.
     for (SeatChange command : batch) {
       if (!(command instanceof ReleaseExpired r)) continue;
-      SeatBook.Outcome outcome = book.releaseExpired(r.account(), r.seatIds(), r.deadline(), now);
+      SeatBook.Outcome outcome = r.decide(book, now, () -> deadline(state, now));
       List<String> released = List.of();
       if (outcome instanceof SeatBook.Accepted accepted) {
         state.apply(accepted.decision());
         decisions.add(accepted.decision());
-        released = seatIds(book, ((Decision.Released) accepted.decision()).seats());
+        released = InventoryReplies.seatIds(book, ((Decision.Released) accepted.decision()).seats());
       }
       List<String> gone = new ArrayList<>(book.notHeldBy(r.account(), r.seatIds()));
       gone.removeAll(released);
-      Reply reply = new ExpiryChecked(released, List.copyOf(gone), holdsOf(book, r.account(), now, 0));
+      Reply reply = new ExpiryChecked(released, List.copyOf(gone), InventoryReplies.holdsOf(book, r.account(), now, 0));
       replies.add(() -> r.replyTo().tell(reply));
     }
     book.expireUpTo(now);
@@ -558,11 +600,11 @@ public final class EventInventory
       if (command instanceof ReleaseExpired) continue;
       Decision.Held earlier = command instanceof Hold h ? state.recentHolds.find(h.account(), h.requestId()) : null;
       if (earlier != null) {
-        Reply again = heldAgain(book, earlier, now);
+        Reply again = InventoryReplies.heldAgain(book, earlier, now);
         replies.add(() -> command.replyTo().tell(again));
         continue;
       }
-      SeatBook.Outcome outcome = decide(state, command, now);
+      SeatBook.Outcome outcome = command.decide(book, now, () -> deadline(state, now));
       if (outcome instanceof SeatBook.Accepted accepted) {
         Decision decision = accepted.decision();
         if (decision instanceof Decision.Held held && command instanceof Hold h && h.requestId() != null) {
@@ -571,7 +613,7 @@ public final class EventInventory
         state.apply(decision);
         decisions.add(decision);
       }
-      Reply reply = replyFor(state, command, outcome);
+      Reply reply = InventoryReplies.replyFor(book, command, outcome);
       replies.add(() -> command.replyTo().tell(reply));
     }
     if (decisions.isEmpty() && faultMillis == 0) {
@@ -604,86 +646,9 @@ public final class EventInventory
     if (held > 0 || orders > 0) settings.metrics().holdsAndSalesWritten(eventId, held, orders, sold);
   }
 
-  private SeatBook.Outcome decide(Active state, SeatChange command, long now) {
-    SeatBook book = state.book;
-    if (command instanceof HoldSeats h) return book.hold(h.account(), h.seatIds(), now, deadline(state, now));
-    if (command instanceof HoldBest h) {
-      return book.holdBest(h.account(), h.quantity(), h.maxPriceCents(), h.zone(), now, deadline(state, now));
-    }
-    if (command instanceof Release r) return book.release(r.account(), r.seatIds());
-    if (command instanceof Confirm c) return book.confirm(c.account(), c.orderId(), c.seatIds(), now);
-    Scan s = (Scan) command;
-    return book.scan(s.seatId(), s.orderId(), now);
-  }
-
-  /**
-   * The answer to a hold asked again: the first ask's seats while the account still holds them
-   * all, with their deadlines as they stand now (fault time may have moved them).
-   */
-  private static Reply heldAgain(SeatBook book, Decision.Held earlier, long now) {
-    long until = Long.MAX_VALUE;
-    List<String> lost = new ArrayList<>();
-    for (int s : earlier.seats()) {
-      if (book.effectiveStatus(s, now) != SeatBook.HELD || !earlier.account().equals(book.ownerOf(s))) {
-        lost.add(book.map().seatId(s));
-      } else {
-        until = Math.min(until, book.holdUntil(s));
-      }
-    }
-    if (!lost.isEmpty()) return new Rejected("hold_expired", "the hold has expired", lost);
-    return new Held(seatPrices(book, earlier.seats()), until);
-  }
-
   /** Deadline of a new hold: holdSeconds plus uniform jitter in [0, holdJitterSeconds]. */
   private long deadline(Active state, long now) {
     long jitterMs = state.definition.holdJitterSeconds() * 1000L;
     return now + state.definition.holdSeconds() * 1000L + (jitterMs == 0 ? 0 : random.nextLong(jitterMs + 1));
-  }
-
-  private static Reply replyFor(Active state, SeatChange command, SeatBook.Outcome outcome) {
-    SeatBook book = state.book;
-    if (outcome instanceof SeatBook.Accepted a) {
-      Decision d = a.decision();
-      if (d instanceof Decision.Held h) return new Held(seatPrices(book, h.seats()), h.until());
-      if (d instanceof Decision.Released r) return new Released(seatIds(book, r.seats()));
-      if (d instanceof Decision.Sold s) return new Confirmed(s.orderId(), seatPrices(book, s.seats()));
-      if (d instanceof Decision.Scanned s) return new Admitted(book.map().seatId(s.seat()));
-      if (d instanceof Decision.Refused r) return new Rejected("hold_expired", "the hold has expired", r.seatIds());
-    }
-    if (outcome instanceof SeatBook.AlreadySold) {
-      Confirm c = (Confirm) command;
-      int[] seats = c.seatIds().stream().mapToInt(book.map()::indexOf).toArray();
-      return new Confirmed(c.orderId(), seatPrices(book, seats));
-    }
-    if (outcome instanceof SeatBook.Unchanged) return new Released(List.of());
-    if (outcome instanceof SeatBook.SeatsTaken t) return new Rejected("seats_taken", "some seats are taken", t.seatIds());
-    if (outcome instanceof SeatBook.UnknownSeats u) return new Rejected("unknown_seats", "no such seats at this event", u.seatIds());
-    if (outcome instanceof SeatBook.NoSeats) return new Rejected("no_seats", "no adjacent seats fit the request", List.of());
-    if (outcome instanceof SeatBook.LimitExceeded l) {
-      return new Rejected("limit_exceeded", "at most " + l.max() + " seats per account", List.of());
-    }
-    if (outcome instanceof SeatBook.HoldExpired e) return new Rejected("hold_expired", "the hold has expired", e.seatIds());
-    if (outcome instanceof SeatBook.AlreadyScanned s) return new AlreadyScanned(s.at());
-    return new Rejected("invalid", "no such ticket", List.of());
-  }
-
-  /** The account's holds live at {@code now - credit}, their deadlines {@code credit} later. */
-  private static Holds holdsOf(SeatBook book, String account, long now, long credit) {
-    int[] seats = book.liveHolds(account, now - credit);
-    long earliest = 0;
-    for (int s : seats) earliest = earliest == 0 ? book.holdUntil(s) : Math.min(earliest, book.holdUntil(s));
-    return new Holds(seatPrices(book, seats), earliest == 0 ? 0 : earliest + credit);
-  }
-
-  private static List<SeatPrice> seatPrices(SeatBook book, int[] seats) {
-    List<SeatPrice> out = new ArrayList<>(seats.length);
-    for (int s : seats) out.add(new SeatPrice(book.map().seatId(s), book.priceOf(s)));
-    return out;
-  }
-
-  private static List<String> seatIds(SeatBook book, int[] seats) {
-    List<String> out = new ArrayList<>(seats.length);
-    for (int s : seats) out.add(book.map().seatId(s));
-    return out;
   }
 }

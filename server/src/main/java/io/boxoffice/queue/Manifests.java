@@ -10,6 +10,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 import org.apache.pekko.actor.typed.ActorRef;
@@ -45,13 +46,13 @@ public final class Manifests {
     CompletionStage<Void> announce(String eventId);
   }
 
-  private final Consumer<String> onNewEvent;
+  private final BiConsumer<String, Manifests> onNewEvent;
   private final Consumer<String> wakeRoom;
   private final ActorSystem<?> system;
   private final Catalogue catalogue;
 
   public Manifests(ActorSystem<?> system, ActorRef<Topic.Command<WaitingRoom.Manifest>> topic, Catalogue catalogue,
-                   Consumer<String> wakeRoom, Consumer<String> onNewEvent) {
+                   Consumer<String> wakeRoom, BiConsumer<String, Manifests> onNewEvent) {
     this.onNewEvent = onNewEvent;
     this.wakeRoom = wakeRoom;
     this.system = system;
@@ -69,7 +70,7 @@ public final class Manifests {
   public void remember(WaitingRoom.Manifest m) {
     if (m.state().equals(Phase.UNKNOWN.wire())) return;
     WaitingRoom.Manifest before = byEvent.putIfAbsent(m.eventId(), m);
-    if (before == null) onNewEvent.accept(m.eventId());
+    if (before == null) onNewEvent.accept(m.eventId(), this);
     else byEvent.merge(m.eventId(), m, (old, next) -> next.updatedAt() >= old.updatedAt() ? next : old);
     CompletableFuture<WaitingRoom.Manifest> waiter = awaited.remove(m.eventId());
     if (waiter != null) waiter.complete(byEvent.get(m.eventId()));

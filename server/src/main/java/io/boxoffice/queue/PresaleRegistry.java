@@ -2,6 +2,7 @@ package io.boxoffice.queue;
 
 import io.boxoffice.queue.domain.Sampler;
 import io.boxoffice.common.CborSerializable;
+import io.boxoffice.common.SnapshotPolicy;
 import io.boxoffice.common.Supervision;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -54,16 +55,19 @@ public final class PresaleRegistry
   /** The journal form of {@link State}: an immutable copy, taken on the entity's own thread. */
   public record Snapshot(List<String> accounts) implements CborSerializable {}
 
-  public static void init(ActorSystem<?> system) {
-    ClusterSharding.get(system).init(Entity.of(ENTITY_TYPE_KEY, ctx -> create(ctx.getEntityId())).withRole("inventory"));
+  public static void init(ActorSystem<?> system, SnapshotPolicy snapshots) {
+    ClusterSharding.get(system).init(Entity.of(ENTITY_TYPE_KEY, ctx -> create(ctx.getEntityId(), snapshots)).withRole("inventory"));
   }
 
-  public static Behavior<Command> create(String eventId) {
-    return Supervision.restarting(new PresaleRegistry(PersistenceId.of(ENTITY_TYPE_KEY.name(), eventId)));
+  public static Behavior<Command> create(String eventId, SnapshotPolicy snapshots) {
+    return Supervision.restarting(new PresaleRegistry(PersistenceId.of(ENTITY_TYPE_KEY.name(), eventId), snapshots));
   }
 
-  private PresaleRegistry(PersistenceId id) {
+  private final SnapshotPolicy snapshots;
+
+  private PresaleRegistry(PersistenceId id, SnapshotPolicy snapshots) {
     super(id, Supervision.backoff());
+    this.snapshots = snapshots;
   }
 
   @Override
@@ -73,7 +77,7 @@ public final class PresaleRegistry
 
   @Override
   public RetentionCriteria retentionCriteria() {
-    return RetentionCriteria.snapshotEvery(1000, 2);
+    return snapshots.criteria();
   }
 
   @Override

@@ -36,6 +36,10 @@ import org.apache.pekko.persistence.typed.javadsl.RetentionCriteria;
  * the crowd never queues at this actor. Every tick it publishes a small {@link Manifest} that
  * each edge node keeps in memory. The rules are a {@link Room}'s; this actor persists what it
  * decides, replies and publishes.
+ *
+ * <p>Why one file of this size: its protocol (commands, replies, events, state, the manifest)
+ * is nested here because the names {@code WaitingRoom$...} are the manifests of every stored
+ * room event and snapshot and of the manifests published between nodes.
  */
 public final class WaitingRoom
     extends EventSourcedBehaviorWithEnforcedReplies<WaitingRoom.Command, WaitingRoom.Event, WaitingRoom.State> {
@@ -260,7 +264,7 @@ public final class WaitingRoom
 
   @Override
   public RetentionCriteria retentionCriteria() {
-    return RetentionCriteria.snapshotEvery(500, 2);
+    return settings.snapshots().criteria();
   }
 
   @Override

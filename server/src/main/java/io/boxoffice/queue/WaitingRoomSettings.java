@@ -1,5 +1,6 @@
 package io.boxoffice.queue;
 
+import io.boxoffice.common.SnapshotPolicy;
 import io.boxoffice.inventory.EventInventory;
 import java.time.Clock;
 import java.time.Duration;
@@ -19,12 +20,13 @@ public record WaitingRoomSettings(
     Duration arrivalWindow,
     Function<String, RecipientRef<EventInventory.Command>> inventories,
     Consumer<WaitingRoom.Manifest> publish,
-    Duration askTimeout) {
+    Duration askTimeout,
+    SnapshotPolicy snapshots) {
 
   /** Every admitted place counts as a shopper for its whole window. */
   public WaitingRoomSettings(Clock clock, Duration tick, Duration shoppingWindow,
                              Function<String, RecipientRef<EventInventory.Command>> inventories,
-                             Consumer<WaitingRoom.Manifest> publish, Duration askTimeout) {
-    this(clock, tick, shoppingWindow, shoppingWindow, inventories, publish, askTimeout);
+                             Consumer<WaitingRoom.Manifest> publish, Duration askTimeout, SnapshotPolicy snapshots) {
+    this(clock, tick, shoppingWindow, shoppingWindow, inventories, publish, askTimeout, snapshots);
   }
 }

@@ -2,6 +2,7 @@ package io.boxoffice.tickets;
 
 import io.boxoffice.tickets.domain.Ticket;
 import io.boxoffice.common.CborSerializable;
+import io.boxoffice.common.SnapshotPolicy;
 import io.boxoffice.common.Supervision;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -58,16 +59,19 @@ public final class TicketWallet
     }
   }
 
-  public static void init(ActorSystem<?> system) {
-    ClusterSharding.get(system).init(Entity.of(ENTITY_TYPE_KEY, ctx -> create(ctx.getEntityId())).withRole("inventory"));
+  public static void init(ActorSystem<?> system, SnapshotPolicy snapshots) {
+    ClusterSharding.get(system).init(Entity.of(ENTITY_TYPE_KEY, ctx -> create(ctx.getEntityId(), snapshots)).withRole("inventory"));
   }
 
-  public static Behavior<Command> create(String accountId) {
-    return Supervision.restarting(new TicketWallet(PersistenceId.of(ENTITY_TYPE_KEY.name(), accountId)));
+  public static Behavior<Command> create(String accountId, SnapshotPolicy snapshots) {
+    return Supervision.restarting(new TicketWallet(PersistenceId.of(ENTITY_TYPE_KEY.name(), accountId), snapshots));
   }
 
-  private TicketWallet(PersistenceId id) {
+  private final SnapshotPolicy snapshots;
+
+  private TicketWallet(PersistenceId id, SnapshotPolicy snapshots) {
     super(id, Supervision.backoff());
+    this.snapshots = snapshots;
   }
 
   @Override
@@ -77,7 +81,7 @@ public final class TicketWallet
 
   @Override
   public RetentionCriteria retentionCriteria() {
-    return RetentionCriteria.snapshotEvery(100, 2);
+    return snapshots.criteria();
   }
 
   @Override

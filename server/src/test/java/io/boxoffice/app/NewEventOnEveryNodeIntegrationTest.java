@@ -1,5 +1,6 @@
 package io.boxoffice.app;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
@@ -27,7 +28,10 @@ class NewEventOnEveryNodeIntegrationTest {
       String id = UUID.randomUUID().toString().substring(0, 8);
       // Both nodes have read the catalogue (an unknown id is a plain 404 on B) before the event exists.
       HttpFan onB = new HttpFan(b.httpPort());
-      onB.signUp("new-" + id + "@example.com");
+      // A cluster that has just formed may still be placing the accounts' shards: sign-up is asked again.
+      int[] attempt = {0};
+      await("a sign-up on B").atMost(Duration.ofSeconds(30)).ignoreExceptionsMatching(e -> e.getMessage().contains("status=503"))
+          .until(() -> onB.signUp("new-" + id + "-" + attempt[0]++ + "@example.com") != null);
       Eventually.reply("B able to tell a made-up id", Duration.ofSeconds(30), Duration.ofMillis(200),
           () -> onB.send("GET", "/api/events/made-up-" + id + "/queue/manifest", null), r -> r.status() == 404);
 

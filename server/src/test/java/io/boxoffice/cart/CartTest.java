@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.boxoffice.common.SnapshotPolicy;
+import io.boxoffice.common.Refusal;
 import io.boxoffice.common.Hmac;
 import io.boxoffice.inventory.domain.EventDefinition;
 import io.boxoffice.inventory.EventInventory;
@@ -58,8 +60,8 @@ class CartTest {
 
   CartSettings settings(PaymentSimulator payments) {
     return new CartSettings(clock, payments, barcodes, inventories::get,
-        account -> wallets.computeIfAbsent(account, a -> testKit.spawn(TicketWallet.create(a))),
-        Duration.ofSeconds(3), Duration.ofMillis(100), Duration.ofSeconds(1));
+        account -> wallets.computeIfAbsent(account, a -> testKit.spawn(TicketWallet.create(a, new SnapshotPolicy(100, 2)))),
+        Duration.ofSeconds(3), Duration.ofMillis(100), Duration.ofSeconds(1), new SnapshotPolicy(50, 2));
   }
 
   ActorRef<Cart.Command> cart(String account, PaymentSimulator payments) {
@@ -113,7 +115,7 @@ class CartTest {
     });
     // The same key answers the same order; the seats are sold, so nothing else is held.
     assertEquals(order, checkout(cart, "k1", "tok_visa"));
-    assertEquals("hold_expired", ((Cart.Rejected) checkout(cart, "k2", "tok_visa")).code());
+    assertEquals(Refusal.HOLD_EXPIRED, ((Cart.Rejected) checkout(cart, "k2", "tok_visa")).code());
     assertEquals(1, payments.ledger().size());
   }
 
@@ -127,7 +129,7 @@ class CartTest {
     cart.tell(new Cart.Checkout("k", "tok_slow", probe.getRef()));
     awaitAuthorizations(payments, 1);
     clock.advance(Duration.ofSeconds(481));
-    assertEquals("hold_expired", probe.expectMessageClass(Cart.Rejected.class, Duration.ofSeconds(5)).code());
+    assertEquals(Refusal.HOLD_EXPIRED, probe.expectMessageClass(Cart.Rejected.class, Duration.ofSeconds(5)).code());
     probe.awaitAssert(() -> {
       assertEquals(List.of(PaymentSimulator.Status.VOIDED), statuses(payments));
       return null;
@@ -139,7 +141,7 @@ class CartTest {
     PaymentSimulator payments = payments();
     ActorRef<Cart.Command> cart = cart("declined", payments);
     hold("declined", "F1-B-1");
-    assertEquals("payment_declined", ((Cart.Rejected) checkout(cart, "k", "tok_declined")).code());
+    assertEquals(Refusal.PAYMENT_DECLINED, ((Cart.Rejected) checkout(cart, "k", "tok_declined")).code());
     assertEquals(1, heldBy("declined"));
     assertTrue(payments.ledger().isEmpty());
     // Another card, another key: the seats are still there to buy.
@@ -150,7 +152,7 @@ class CartTest {
   void aProcessorThatDoesNotAnswerChargesNothingAndTheKeyMayBeRetried() {
     ActorRef<Cart.Command> down = cart("unlucky", new PaymentSimulator(Duration.ZERO, 1.0));
     hold("unlucky", "F1-C-1");
-    assertEquals("unavailable", ((Cart.Rejected) checkout(down, "k", "tok_visa")).code());
+    assertEquals(Refusal.UNAVAILABLE, ((Cart.Rejected) checkout(down, "k", "tok_visa")).code());
     assertEquals(1, heldBy("unlucky"));
     testKit.stop(down);
     PaymentSimulator up = payments();
@@ -196,7 +198,7 @@ class CartTest {
       assertEquals(List.of(PaymentSimulator.Status.VOIDED), statuses(payments));
       return null;
     });
-    assertEquals("hold_expired", ((Cart.Rejected) checkout(again, "k", "tok_slow")).code());
+    assertEquals(Refusal.HOLD_EXPIRED, ((Cart.Rejected) checkout(again, "k", "tok_slow")).code());
   }
 
   @Test
@@ -210,7 +212,7 @@ class CartTest {
     awaitAuthorizations(payments, 1);
     TestProbe<Cart.Reply> probe = testKit.createTestProbe();
     cart.tell(new Cart.Checkout("other", "tok_visa", probe.getRef()));
-    assertEquals("checkout_in_progress", probe.expectMessageClass(Cart.Rejected.class).code());
+    assertEquals(Refusal.CHECKOUT_IN_PROGRESS, probe.expectMessageClass(Cart.Rejected.class).code());
     assertNotNull(first.expectMessageClass(Cart.OrderView.class, Duration.ofSeconds(5)));
     assertEquals(1, payments.ledger().size(), "the refused checkout asked for no money");
   }

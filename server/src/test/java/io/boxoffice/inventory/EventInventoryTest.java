@@ -1,5 +1,6 @@
 package io.boxoffice.inventory;
 
+import io.boxoffice.common.Refusal;
 import io.boxoffice.inventory.domain.Decision;
 import io.boxoffice.inventory.domain.EventDefinition;
 import io.boxoffice.inventory.domain.SeatBook;
@@ -82,11 +83,11 @@ class EventInventoryTest {
     ActorRef<EventInventory.Command> inv = spawn(id, 100);
     TestProbe<EventInventory.Reply> probe = testKit.createTestProbe();
     inv.tell(new EventInventory.HoldBest("a", 2, null, null, probe.getRef()));
-    assertEquals("not_found", probe.expectMessageClass(EventInventory.Rejected.class).code());
+    assertEquals(Refusal.NOT_FOUND, probe.expectMessageClass(EventInventory.Rejected.class).code());
     inv.tell(new EventInventory.Create(definition(id, 1000), probe.getRef()));
     probe.expectMessage(new EventInventory.Created(id));
     inv.tell(new EventInventory.Create(definition(id, 1000), probe.getRef()));
-    assertEquals("event_exists", probe.expectMessageClass(EventInventory.Rejected.class).code());
+    assertEquals(Refusal.EVENT_EXISTS, probe.expectMessageClass(EventInventory.Rejected.class).code());
   }
 
   @Test
@@ -224,7 +225,7 @@ class EventInventoryTest {
     EventInventory.Held held = probe.expectMessageClass(EventInventory.Held.class);
     clock.advance(Duration.ofMillis(held.holdExpiresAt() - clock.millis()));
     inv.tell(new EventInventory.Confirm("fan", "o1", List.of("F1-A-1"), probe.getRef()));
-    assertEquals("hold_expired", probe.expectMessageClass(EventInventory.Rejected.class).code());
+    assertEquals(Refusal.HOLD_EXPIRED, probe.expectMessageClass(EventInventory.Rejected.class).code());
     inv.tell(new EventInventory.HoldSeats("late", List.of("F1-A-1"), probe.getRef()));
     probe.expectMessageClass(EventInventory.Held.class);
   }
@@ -240,7 +241,7 @@ class EventInventoryTest {
       latest = Math.max(latest, probe.expectMessageClass(EventInventory.Held.class).holdExpiresAt());
     }
     inv.tell(new EventInventory.HoldBest("late", 2, null, null, probe.getRef()));
-    assertEquals("no_seats", probe.expectMessageClass(EventInventory.Rejected.class).code());
+    assertEquals(Refusal.NO_SEATS, probe.expectMessageClass(EventInventory.Rejected.class).code());
     clock.advance(Duration.ofMillis(latest - clock.millis()));
     inv.tell(new EventInventory.GetAvailability(probe.getRef()));
     byte[] bits = probe.expectMessageClass(EventInventory.Availability.class).bits();
@@ -275,17 +276,17 @@ class EventInventoryTest {
     for (String[] p : refused) {
       EventInventory.QueuePass pass = p[0] == null ? null : new EventInventory.QueuePass(p[0], p[1]);
       inv.tell(new EventInventory.HoldBest("fan", 2, null, null, pass, probe.getRef()));
-      assertEquals("not_admitted", probe.expectMessageClass(EventInventory.Rejected.class).code());
+      assertEquals(Refusal.NOT_ADMITTED, probe.expectMessageClass(EventInventory.Rejected.class).code());
     }
     inv.tell(new EventInventory.HoldSeats("other-fan", List.of("F1-A-2"), good, probe.getRef()));
-    assertEquals("not_admitted", probe.expectMessageClass(EventInventory.Rejected.class).code(), "a pass is bound to its account");
+    assertEquals(Refusal.NOT_ADMITTED, probe.expectMessageClass(EventInventory.Rejected.class).code(), "a pass is bound to its account");
     inv.tell(new EventInventory.HoldBest("fan", 2, null, null, good, probe.getRef()));
     probe.expectMessageClass(EventInventory.Held.class);
     // The requirement survives a restart.
     testKit.stop(inv);
     ActorRef<EventInventory.Command> again = testKit.spawn(EventInventory.create(id, TestConfigs.inventory(clock, 100, tokens)));
     again.tell(new EventInventory.HoldSeats("walk-in-2", List.of("F1-A-3"), probe.getRef()));
-    assertEquals("not_admitted", probe.expectMessageClass(EventInventory.Rejected.class).code());
+    assertEquals(Refusal.NOT_ADMITTED, probe.expectMessageClass(EventInventory.Rejected.class).code());
   }
 
   @Test
@@ -353,7 +354,7 @@ class EventInventoryTest {
     assertTrue(during.holdExpiresAt() > clock.millis());
     // A batch in the middle of the fault: another fan cannot take the seats.
     inv.tell(new EventInventory.HoldSeats("rival", List.of("F1-A-1"), probe.getRef()));
-    assertEquals("seats_taken", probe.expectMessageClass(EventInventory.Rejected.class).code());
+    assertEquals(Refusal.SEATS_TAKEN, probe.expectMessageClass(EventInventory.Rejected.class).code());
     clock.advance(Duration.ofSeconds(30));
     faults.ended("unreachable cart-node", clock.millis());
     clock.advance(Duration.ofSeconds(5));
@@ -379,7 +380,7 @@ class EventInventoryTest {
     long laterDeadline = probe.expectMessageClass(EventInventory.Held.class).holdExpiresAt();
     clock.advance(Duration.ofMillis(laterDeadline - clock.millis() + 1));
     again.tell(new EventInventory.Confirm("later", "o2", List.of("F1-C-1"), probe.getRef()));
-    assertEquals("hold_expired", probe.expectMessageClass(EventInventory.Rejected.class).code());
+    assertEquals(Refusal.HOLD_EXPIRED, probe.expectMessageClass(EventInventory.Rejected.class).code());
   }
 
   @Test
@@ -433,7 +434,7 @@ class EventInventoryTest {
     inv.tell(new EventInventory.Release("fan", null, probe.getRef()));
     probe.expectMessageClass(EventInventory.Released.class);
     inv.tell(new EventInventory.HoldBest("fan", 2, null, null, null, "r-1", probe.getRef()));
-    assertEquals("hold_expired", probe.expectMessageClass(EventInventory.Rejected.class).code());
+    assertEquals(Refusal.HOLD_EXPIRED, probe.expectMessageClass(EventInventory.Rejected.class).code());
   }
 
   @Test
@@ -446,14 +447,14 @@ class EventInventoryTest {
     probe.expectMessageClass(EventInventory.Held.class);
     clock.advance(Duration.ofSeconds(600)); // past 480 s + up to 90 s of jitter
     inv.tell(new EventInventory.Confirm("fan", "order-1", seats, probe.getRef()));
-    assertEquals("hold_expired", probe.expectMessageClass(EventInventory.Rejected.class).code());
+    assertEquals(Refusal.HOLD_EXPIRED, probe.expectMessageClass(EventInventory.Rejected.class).code());
     // The fan holds the same seats again; the refused order's confirm comes again, once before
     // and once after the entity restarts from its journal.
     inv.tell(new EventInventory.HoldSeats("fan", seats, probe.getRef()));
     probe.expectMessageClass(EventInventory.Held.class);
     for (int round = 0; round < 2; round++) {
       inv.tell(new EventInventory.Confirm("fan", "order-1", seats, probe.getRef()));
-      assertEquals("hold_expired", probe.expectMessageClass(EventInventory.Rejected.class).code());
+      assertEquals(Refusal.HOLD_EXPIRED, probe.expectMessageClass(EventInventory.Rejected.class).code());
       testKit.stop(inv);
       inv = spawn(id, 1000);
     }

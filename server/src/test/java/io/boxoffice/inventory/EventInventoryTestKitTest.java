@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 
 import com.typesafe.config.ConfigFactory;
+import io.boxoffice.common.Refusal;
 import io.boxoffice.support.MutableClock;
 import io.boxoffice.support.TestConfigs;
 import java.time.Instant;
@@ -49,6 +50,6 @@ class EventInventoryTestKitTest {
     var again = kit.<EventInventory.Reply>runCommand(r -> new EventInventory.Scan("F1-A-1", "o1", r));
     assertInstanceOf(EventInventory.AlreadyScanned.class, again.reply());
     var taken = kit.<EventInventory.Reply>runCommand(r -> new EventInventory.HoldSeats("other", List.of("F1-A-2"), r));
-    assertEquals("seats_taken", ((EventInventory.Rejected) taken.reply()).code());
+    assertEquals(Refusal.SEATS_TAKEN, ((EventInventory.Rejected) taken.reply()).code());
   }
 }

@@ -1,5 +1,6 @@
 package io.boxoffice.queue;
 
+import io.boxoffice.common.SnapshotPolicy;
 import io.boxoffice.queue.domain.Lottery;
 import io.boxoffice.queue.domain.OnSaleSchedule;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -48,7 +49,7 @@ class WaitingRoomTest {
     probe.expectMessageClass(EventInventory.Created.class);
     // Ticks come only from the test: the timer's period is far beyond any test.
     settings = new WaitingRoomSettings(clock, Duration.ofDays(1), Duration.ofMinutes(10), id -> inventory, published::set,
-        Duration.ofSeconds(3));
+        Duration.ofSeconds(3), new SnapshotPolicy(500, 2));
   }
 
   ActorRef<WaitingRoom.Command> room() {

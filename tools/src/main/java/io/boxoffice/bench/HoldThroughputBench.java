@@ -362,7 +362,7 @@ public final class HoldThroughputBench {
     private static String outcome(Object reply, Throwable error) {
       if (error != null) return "ask_timeout";
       if (reply instanceof EventInventory.Held h) return h.seats().size() == 2 ? HELD : "held_" + h.seats().size();
-      if (reply instanceof EventInventory.Rejected r) return r.code();
+      if (reply instanceof EventInventory.Rejected r) return r.code().code();
       return String.valueOf(reply);
     }
   }

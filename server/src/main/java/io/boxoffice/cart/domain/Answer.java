@@ -1,5 +1,6 @@
 package io.boxoffice.cart.domain;
 
+import io.boxoffice.common.Refusal;
 import io.boxoffice.tickets.domain.Ticket;
 import java.util.List;
 
@@ -10,10 +11,10 @@ public sealed interface Answer {
   record Placed(String orderId, String eventId, Status status, long amountCents, List<Ticket> tickets)
       implements Answer {}
 
-  /** A refusal: a {@link Refusal#code()} of the cart's, or the inventory's code passed on; {@code seatIds} where it helps. */
-  record Refused(String code, String message, List<String> seatIds) implements Answer {
+  /** A refusal: a refusal of the cart's, or the inventory's passed on; {@code seatIds} where it helps. */
+  record Refused(Refusal code, String message, List<String> seatIds) implements Answer {
     public static Refused of(Refusal refusal, String message) {
-      return new Refused(refusal.code(), message, List.of());
+      return new Refused(refusal, message, List.of());
     }
   }
 

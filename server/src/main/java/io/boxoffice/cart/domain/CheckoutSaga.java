@@ -1,5 +1,6 @@
 package io.boxoffice.cart.domain;
 
+import io.boxoffice.common.Refusal;
 import io.boxoffice.cart.domain.Action.AnswerWaiting;
 import io.boxoffice.cart.domain.Action.Authorize;
 import io.boxoffice.cart.domain.Action.Capture;
@@ -38,7 +39,7 @@ public final class CheckoutSaga {
   }
 
   /** Inventory refusals that mean "not now" rather than "no": the confirm is tried again. */
-  static final Set<String> INVENTORY_TRY_AGAIN = Set.of("unavailable", "busy");
+  static final Set<Refusal> INVENTORY_TRY_AGAIN = Set.of(Refusal.UNAVAILABLE, Refusal.BUSY);
 
   private final String eventId;
   private final String accountId;

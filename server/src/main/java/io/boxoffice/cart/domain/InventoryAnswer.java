@@ -1,5 +1,6 @@
 package io.boxoffice.cart.domain;
 
+import io.boxoffice.common.Refusal;
 import java.util.List;
 
 /** The event inventory's answer to the cart's look-up of holds or to its confirm, as the saga reads it. */
@@ -12,7 +13,7 @@ public sealed interface InventoryAnswer {
   record Confirmed(List<PricedSeat> seats) implements InventoryAnswer {}
 
   /** A refusal, with the inventory's code ({@code hold_expired}, {@code busy}, ...). */
-  record Refused(String code, String message, List<String> seatIds) implements InventoryAnswer {}
+  record Refused(Refusal code, String message, List<String> seatIds) implements InventoryAnswer {}
 
   /** The ask timed out or failed: the inventory may or may not have acted. */
   record NoAnswer() implements InventoryAnswer {}

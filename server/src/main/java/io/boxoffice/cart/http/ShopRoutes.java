@@ -1,5 +1,6 @@
 package io.boxoffice.cart.http;
 
+import io.boxoffice.common.Refusal;
 import io.boxoffice.cart.Cart;
 import io.boxoffice.cart.ShopAdmission;
 import io.boxoffice.cart.ShopMetrics;
@@ -250,7 +251,7 @@ public final class ShopRoutes extends AllDirectives {
                                                    long deadline) {
     return askUntil(
         timeout -> AskPattern.<Cart.Command, Cart.Reply>ask(cart, ref -> new Cart.Checkout(key, paymentToken, ref), timeout, scheduler),
-        reply -> reply instanceof Cart.Rejected rejected && rejected.code().equals("unavailable"), deadline);
+        reply -> reply instanceof Cart.Rejected rejected && rejected.code() == Refusal.UNAVAILABLE, deadline);
   }
 
   /**

@@ -23,6 +23,11 @@ import java.util.stream.IntStream;
  * {@link #expireUpTo} turns such holds back into available seats in the index, and is called
  * with the batch instant before the decisions of that batch are applied, so replay rebuilds
  * exactly the same state.
+ *
+ * <p>Why one file of this size: the seats are a handful of parallel primitive arrays (status,
+ * owner, deadline, order) and the best-available index over them ({@link RunIndex}); every
+ * command reads and writes the same arrays, so splitting the commands apart would only spread
+ * the arrays' invariants over several classes.
  */
 public final class SeatBook {
   public static final byte AVAILABLE = 0;

@@ -19,6 +19,10 @@ import java.util.function.Supplier;
  *
  * <p>Decisions that change the record answer an {@link Outcome} (or a {@link Tick}); the caller
  * persists the matching events. The other commands only change what the room keeps in memory.
+ *
+ * <p>Why one file of this size: every rule here reads and changes the same record and the same
+ * in-memory counts; the pieces that stand alone are out already ({@link JoinPolicy},
+ * {@link ShopperWindow}, {@link Phase}).
  */
 public final class Room {
   /** Lobby join indices reserved per write. */

@@ -1,5 +1,6 @@
 package io.boxoffice.tickets.http;
 
+import io.boxoffice.common.Refusal;
 import io.boxoffice.tickets.Orders;
 import io.boxoffice.tickets.TicketWallet;
 import io.boxoffice.tickets.domain.Barcode;
@@ -7,6 +8,7 @@ import static org.apache.pekko.http.javadsl.server.PathMatchers.segment;
 
 import io.boxoffice.edge.Api;
 import io.boxoffice.edge.ApiError;
+import io.boxoffice.edge.Refusals;
 import io.boxoffice.edge.Identity;
 import io.boxoffice.inventory.EventInventory;
 import io.boxoffice.venue.domain.VenueLayout;
@@ -14,6 +16,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.time.Instant;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
@@ -132,8 +135,8 @@ public final class TicketRoutes extends AllDirectives {
             body.put("seatId", ticket.seatId());
             return api.json(409, body);
           }
-          if (reply instanceof EventInventory.Rejected rej && (rej.code().equals("busy") || rej.code().equals("unavailable"))) {
-            throw new ApiError(503, rej.code().equals("busy") ? "overloaded" : "unavailable", rej.message());
+          if (reply instanceof EventInventory.Rejected rej && (rej.code() == Refusal.BUSY || rej.code() == Refusal.UNAVAILABLE)) {
+            throw Refusals.toApiError(rej.code(), rej.message(), List.of());
           }
           return invalid();
         });

@@ -1,5 +1,6 @@
 package io.boxoffice.cart.domain;
 
+import io.boxoffice.common.Refusal;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -105,13 +106,13 @@ class CheckoutSagaModelTest {
       } else if (action instanceof Action.Confirm c) {
         InventoryAnswer answer;
         if (unreliable && random.nextInt(100) < 10) {
-          answer = new InventoryAnswer.Refused("busy", "busy", List.of());
+          answer = new InventoryAnswer.Refused(Refusal.BUSY, "busy", List.of());
         } else if (soldAtInventory.contains(c.orderId()) || held) {
           soldAtInventory.add(c.orderId());
           held = false;
           answer = lost() ? new InventoryAnswer.NoAnswer() : new InventoryAnswer.Confirmed(SEATS);
         } else {
-          answer = new InventoryAnswer.Refused("hold_expired", "expired", c.seatIds());
+          answer = new InventoryAnswer.Refused(Refusal.HOLD_EXPIRED, "expired", c.seatIds());
         }
         decide(saga.confirmAnswered(checkouts, c.orderId(), answer));
       } else if (action instanceof Action.Capture c) {

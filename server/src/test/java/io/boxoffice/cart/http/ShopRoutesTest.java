@@ -1,5 +1,6 @@
 package io.boxoffice.cart.http;
 
+import io.boxoffice.common.Refusal;
 import io.boxoffice.cart.Cart;
 import io.boxoffice.cart.ShopAdmission;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -71,7 +72,7 @@ class ShopRoutesTest {
     EventInventory.HoldSeats hold = inventory.expectMessageClass(EventInventory.HoldSeats.class);
     assertEquals(List.of("A-1-1", "A-1-2"), hold.seatIds());
     assertEquals("acct1", hold.account());
-    hold.replyTo().tell(new EventInventory.Rejected("seats_taken", "some seats are taken", List.of("A-1-2")));
+    hold.replyTo().tell(new EventInventory.Rejected(Refusal.SEATS_TAKEN, "some seats are taken", List.of("A-1-2")));
     HttpFan.Reply r = reply.join();
     assertEquals(409, r.status());
     assertEquals("seats_taken", r.error());
@@ -87,7 +88,7 @@ class ShopRoutesTest {
       CompletableFuture<HttpFan.Reply> reply = fan("acct2").sendAsync("POST", "/api/events/ev1/cart/holds", "{\"best\":{\"quantity\":2}}");
       EventInventory.HoldBest hold = inventory.expectMessageClass(EventInventory.HoldBest.class);
       assertEquals(2, hold.quantity());
-      hold.replyTo().tell(new EventInventory.Rejected(c[0], "because", List.of()));
+      hold.replyTo().tell(new EventInventory.Rejected(Refusal.fromCode(c[0]), "because", List.of()));
       HttpFan.Reply r = reply.join();
       assertEquals(Integer.parseInt(c[1]), r.status(), c[0]);
       assertEquals(c[2], r.error());
@@ -177,7 +178,7 @@ class ShopRoutesTest {
     assertEquals("again", carts.expectMessageClass(Cart.Checkout.class).idempotencyKey());
     Cart.Checkout second = carts.expectMessageClass(Cart.Checkout.class, Duration.ofSeconds(2));
     assertEquals("again", second.idempotencyKey());
-    second.replyTo().tell(new Cart.Rejected("unavailable", "the event did not answer in time", List.of()));
+    second.replyTo().tell(new Cart.Rejected(Refusal.UNAVAILABLE, "the event did not answer in time", List.of()));
     Cart.Checkout third = carts.expectMessageClass(Cart.Checkout.class, Duration.ofSeconds(2));
     assertEquals("again", third.idempotencyKey());
     third.replyTo().tell(new Cart.OrderView("ev1.acct7.1", "ev1", "paid", 5000, List.of()));
@@ -200,7 +201,7 @@ class ShopRoutesTest {
     CompletableFuture<HttpFan.Reply> next = fan("acct9").sendAsync("POST", "/api/events/ev1/cart/holds", "{\"seats\":[\"A-1-2\"]}");
     EventInventory.HoldSeats other = inventory.expectMessageClass(EventInventory.HoldSeats.class);
     assertNotEquals(first.requestId(), other.requestId());
-    other.replyTo().tell(new EventInventory.Rejected("seats_taken", "taken", List.of("A-1-2")));
+    other.replyTo().tell(new EventInventory.Rejected(Refusal.SEATS_TAKEN, "taken", List.of("A-1-2")));
     assertEquals(409, next.join().status());
   }
 
@@ -255,7 +256,7 @@ class ShopRoutesTest {
       assertEquals(200, quiet.join().status());
 
       waiting.forEach(ref -> ref.tell(new EventInventory.Holds(List.of(), 0)));
-      c.replyTo().tell(new Cart.Rejected("payment_declined", "declined", List.of()));
+      c.replyTo().tell(new Cart.Rejected(Refusal.PAYMENT_DECLINED, "declined", List.of()));
       assertEquals(402, checkout.join().status());
       for (CompletableFuture<HttpFan.Reply> h : hanging) h.join();
       // Their places were given back: the event serves reads again.

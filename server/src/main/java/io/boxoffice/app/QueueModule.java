@@ -1,0 +1,105 @@
+package io.boxoffice.app;
+
+import com.typesafe.config.Config;
+import io.boxoffice.common.Hmac;
+import io.boxoffice.common.ReadSide;
+import io.boxoffice.common.SnapshotPolicy;
+import io.boxoffice.edge.Api;
+import io.boxoffice.edge.ClientPrefix;
+import io.boxoffice.edge.FanContext;
+import io.boxoffice.edge.TokenBuckets;
+import io.boxoffice.queue.EdgeLine;
+import io.boxoffice.queue.Manifests;
+import io.boxoffice.queue.OnSaleKeeper;
+import io.boxoffice.queue.PresaleRegistry;
+import io.boxoffice.queue.QueuePlace;
+import io.boxoffice.queue.WaitingRoom;
+import io.boxoffice.queue.WaitingRoomSettings;
+import io.boxoffice.queue.domain.BotSettings;
+import io.boxoffice.queue.domain.PresaleCodes;
+import io.boxoffice.queue.domain.ProofOfWork;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.Set;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.actor.typed.Props;
+import org.apache.pekko.actor.typed.javadsl.AskPattern;
+import org.apache.pekko.actor.typed.pubsub.Topic;
+
+/** The waiting room's wiring: its entities, and what each edge node keeps of the line (manifests, leases, bot defenses). */
+final class QueueModule {
+  private QueueModule() {}
+
+  /** {@code boxoffice.queue} and the queue entities' snapshot policies. */
+  record Settings(Duration tick, Duration shoppingWindow, Duration arrivalWindow, Duration keeperInterval,
+                  Duration lineReportInterval, SnapshotPolicy roomSnapshots, SnapshotPolicy presaleSnapshots) {
+    static Settings fromConfig(Config config) {
+      Config q = config.getConfig("boxoffice.queue");
+      Config snapshots = config.getConfig("boxoffice.snapshots");
+      return new Settings(q.getDuration("tick"), q.getDuration("admission-window"), q.getDuration("arrival-window"),
+          q.getDuration("keeper-interval"), q.getDuration("line-report-interval"),
+          SnapshotPolicy.fromConfig(snapshots, "waiting-room"), SnapshotPolicy.fromConfig(snapshots, "presale-registry"));
+    }
+  }
+
+  /** The rooms publish their manifests on {@code manifestTopic}; the keeper keeps scheduled rooms running. */
+  record Entities(ActorRef<Topic.Command<WaitingRoom.Manifest>> manifestTopic, ActorRef<OnSaleKeeper.Command> keeper) {}
+
+  static Entities start(ActorSystem<Void> system, Config config, Clock clock, Node.Refs refs, ReadSide readSide,
+                        Duration askTimeout) {
+    Settings s = Settings.fromConfig(config);
+    ActorRef<Topic.Command<WaitingRoom.Manifest>> manifestTopic = system.systemActorOf(
+        Topic.create(WaitingRoom.Manifest.class, Manifests.TOPIC), Manifests.TOPIC, Props.empty());
+    WaitingRoom.init(system, new WaitingRoomSettings(clock, s.tick(), s.shoppingWindow(), s.arrivalWindow(), refs.inventories(),
+        m -> manifestTopic.tell(Topic.publish(m)), askTimeout, s.roomSnapshots()));
+    ActorRef<OnSaleKeeper.Command> keeper = OnSaleKeeper.init(system, readSide, s.keeperInterval(), refs.rooms());
+    QueuePlace.init(system, refs.rooms(), askTimeout);
+    PresaleRegistry.init(system, s.presaleSnapshots());
+    return new Entities(manifestTopic, keeper);
+  }
+
+  /** The line at one edge node: manifests heard, later places leased, per-fan limits, presale codes and challenges. */
+  record Edge(Manifests manifests, EdgeLine line, FanContext fans, PresaleCodes presale, ProofOfWork pow) {}
+
+  /** {@code watch} is told of each event this node hears of (its metrics follow the manifest). */
+  static Edge edge(ActorSystem<Void> system, Config config, Clock clock, Api api, Node.Refs refs, Entities entities,
+                   Duration askTimeout, java.util.function.BiConsumer<String, Manifests> watch) {
+    Settings s = Settings.fromConfig(config);
+    Config bo = config.getConfig("boxoffice");
+    BotSettings bots = BotSettings.from(config);
+    FanContext fans = new FanContext(ClientPrefix.fromConfig(config),
+        new TokenBuckets(bots.perAccount().burst(), bots.perAccount().perSecond(), bots.maxKeys(), clock),
+        new TokenBuckets(bots.perPrefix().burst(), bots.perPrefix().perSecond(), bots.maxKeys(), clock), api);
+    PresaleCodes presale = new PresaleCodes(Hmac.fromBase64OrRandom(bo.getString("bots.presale-key")));
+    ProofOfWork pow = new ProofOfWork(Hmac.fromBase64OrRandom(bo.getString("bots.pow-key")), clock,
+        bots.powChallengeTtl(), bots.powUsedMax());
+    // A starting node learns from the keeper which events exist, so that it can tell a made-up
+    // id (404) from an event whose room it has not heard yet (503) without asking any room.
+    // A node that missed a new event's manifest reads the list again; the event's creator tells
+    // the keeper of it before answering, so that list holds it.
+    Manifests.Catalogue catalogue = new Manifests.Catalogue() {
+      @Override
+      public CompletionStage<Set<String>> eventIds() {
+        return AskPattern.<OnSaleKeeper.Command, OnSaleKeeper.Events>ask(
+                entities.keeper(), OnSaleKeeper.ListEvents::new, askTimeout, system.scheduler())
+            .thenCompose(e -> e.complete() ? CompletableFuture.completedFuture(e.eventIds())
+                : CompletableFuture.failedFuture(new IllegalStateException("the keeper is still reading the journal")));
+      }
+
+      @Override
+      public CompletionStage<Void> announce(String eventId) {
+        return AskPattern.<OnSaleKeeper.Command, OnSaleKeeper.Events>ask(entities.keeper(),
+            replyTo -> new OnSaleKeeper.Announce(eventId, replyTo), askTimeout, system.scheduler()).thenApply(e -> null);
+      }
+    };
+    Manifests manifests = new Manifests(system, entities.manifestTopic(), catalogue,
+        eventId -> refs.rooms().apply(eventId).tell(new WaitingRoom.Tick()), watch);
+    EdgeLine line = new EdgeLine(refs.rooms(), system.scheduler(), askTimeout);
+    system.scheduler().scheduleWithFixedDelay(s.lineReportInterval(), s.lineReportInterval(), line::report,
+        system.executionContext());
+    return new Edge(manifests, line, fans, presale, pow);
+  }
+}

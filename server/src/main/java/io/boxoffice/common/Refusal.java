@@ -1,0 +1,60 @@
+package io.boxoffice.common;
+
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonValue;
+
+/**
+ * Why the inventory or the cart refuses a fan's command, as it travels in their replies from the
+ * entity to the route (through the cart when it passes the inventory's refusal on). The edge
+ * maps each to the contract's status and error code in one place ({@code edge.Refusals}).
+ * {@link #code()} is the form in replies between nodes (Jackson writes and reads it), so a node
+ * of an older build reads a newer node's refusal and the other way round: never change one.
+ */
+public enum Refusal {
+  /** No such event, order or ticket here. */
+  NOT_FOUND("not_found"),
+  /** An event with this id exists already. */
+  EVENT_EXISTS("event_exists"),
+  /** The hold needs a queue pass that this fan does not have. */
+  NOT_ADMITTED("not_admitted"),
+  /** The event's buffer of waiting commands is full; asking again later may succeed. */
+  BUSY("busy"),
+  /** Some of the named seats are held or sold by someone else. */
+  SEATS_TAKEN("seats_taken"),
+  /** Some of the named seats do not exist at this event. */
+  UNKNOWN_SEATS("unknown_seats"),
+  /** No block of adjacent seats fits a best-available request. */
+  NO_SEATS("no_seats"),
+  /** The account would hold more seats than the event allows. */
+  LIMIT_EXCEEDED("limit_exceeded"),
+  /** Nothing is held, or the hold ran out before the sale. */
+  HOLD_EXPIRED("hold_expired"),
+  /** A ticket the inventory does not know. */
+  INVALID("invalid"),
+  /** Another checkout of this cart, under another key, is under way. */
+  CHECKOUT_IN_PROGRESS("checkout_in_progress"),
+  /** The card was declined; the seats stay held until their deadline. */
+  PAYMENT_DECLINED("payment_declined"),
+  /** The event or the processor did not answer; nothing was charged, the fan may try again. */
+  UNAVAILABLE("unavailable");
+
+  private final String code;
+
+  Refusal(String code) {
+    this.code = code;
+  }
+
+  @JsonValue
+  public String code() {
+    return code;
+  }
+
+  /** The refusal a reply's code names; an unknown code is a reply this build cannot read. */
+  @JsonCreator
+  public static Refusal fromCode(String code) {
+    for (Refusal r : values()) {
+      if (r.code.equals(code)) return r;
+    }
+    throw new IllegalArgumentException("no refusal has the code " + code);
+  }
+}
