@@ -28,6 +28,8 @@ final class Account {
   volatile long firstTriedAt;
   /** Whether a join of it was answered "lobby" (it holds a lobby join index: the lottery orders it). */
   volatile boolean lobby;
+  /** A bot account whose operator solves proofs of work with every core. */
+  volatile boolean fullCpuPow;
   /** Whether it joins the queue at all (an accomplice only lends its identity). */
   final boolean joins;
 

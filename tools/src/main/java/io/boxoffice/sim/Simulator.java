@@ -36,7 +36,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class Simulator {
 
   /** What the command line asks for. */
-  record Options(Path scenario, Long seed, Integer humans, String target, String adminToken, Path out, Path jar, Path root) {
+  record Options(Path scenario, Long seed, Integer humans, String target, String adminToken, Path out, Path jar, Path root,
+                 String fault, Double demand) {
     static Options parse(String[] args) {
       Path scenario = null;
       Long seed = null;
@@ -46,6 +47,8 @@ public final class Simulator {
       Path out = null;
       Path jar = null;
       Path root = Path.of("").toAbsolutePath();
+      String fault = null;
+      Double demand = null;
       for (int i = 0; i < args.length; i++) {
         String a = args[i];
         switch (a) {
@@ -55,6 +58,8 @@ public final class Simulator {
           case "--admin-token" -> token = args[++i];
           case "--out" -> out = Path.of(args[++i]);
           case "--jar" -> jar = Path.of(args[++i]);
+          case "--fault" -> fault = args[++i];
+          case "--demand" -> demand = Double.parseDouble(args[++i].replaceAll("[xX]$", ""));
           default -> {
             if (a.startsWith("-")) throw new IllegalArgumentException("unknown option " + a);
             if (scenario != null) throw new IllegalArgumentException("one scenario at a time");
@@ -65,7 +70,7 @@ public final class Simulator {
       if (scenario == null) throw new IllegalArgumentException("name a scenario (see sim/scenarios/)");
       if (target != null && token == null) throw new IllegalArgumentException("--target needs --admin-token");
       return new Options(scenario, seed, humans, target, token, out, jar == null ? root.resolve("server/target/boxoffice.jar") : jar,
-          root);
+          root, fault, demand);
     }
   }
 
@@ -99,6 +104,7 @@ public final class Simulator {
   static String usage() {
     return """
         usage: sim/run SCENARIO [--seed N] [--humans N] [--target URL --admin-token T] [--out DIR]
+                           [--fault KIND[@AT]] [--demand Nx]
 
           SCENARIO   a name under sim/scenarios/ (smoke, seed-section-8) or a .conf file
           --seed N   the crowd's seed (default: the scenario's); the same seed makes the same crowd
@@ -110,6 +116,12 @@ public final class Simulator {
                      its rate limits, so run it beside the node or add this host as a proxy
           --out DIR  where the report goes (default target/sim/<scenario>-<time>/)
           --jar FILE the node to start (default server/target/boxoffice.jar)
+          --fault KIND[@AT]
+                     break something at the sale's peak (or AT after the start, e.g. @20s) and
+                     undo it after fault.for: slow-payments, pause-admissions, or kill-node
+                     (with --target of a chaos/cluster: the node hosting the event, through
+                     chaos/kill-node and chaos/restart-node); the report shows what fans met
+          --demand N the demand the calibration plans for, as N times the crowd (4x)
 
         Without --target, starts server/target/boxoffice.jar on the embedded H2 in a fresh data
         directory on free ports, with account creation made cheap for the crowd's sign-up (on that
@@ -131,6 +143,11 @@ public final class Simulator {
   static Result run(Options o) throws Exception {
     Scenario scenario = Scenario.load(o.scenario());
     if (o.seed() != null || o.humans() != null) scenario = override(scenario, o.seed(), o.humans());
+    if (o.fault() != null) scenario = scenario.withFault(faultOption(scenario.fault(), o.fault()));
+    if (o.demand() != null) scenario = scenario.withDemand(o.demand());
+    if (scenario.fault().kind() == Fault.Kind.KILL_NODE && o.target() == null) {
+      throw new IllegalArgumentException("fault kill-node needs --target of a chaos/cluster (the simulator's own node is the whole sale)");
+    }
     String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
     Path dir = o.out() != null ? o.out() : o.root().resolve("target/sim/" + scenario.name() + "-" + stamp);
     Files.createDirectories(dir);
@@ -150,10 +167,21 @@ public final class Simulator {
         base = o.target();
         token = o.adminToken();
       }
-      return new Simulator(scenario, dir, base, token, stamp).simulate();
+      return new Simulator(scenario, dir, base, token, stamp, node != null).simulate();
     } finally {
       if (node != null) node.close();
     }
+  }
+
+  /** {@code --fault KIND[@AT]}: AT is {@code peak} or a time after the start (20s); without it, the scenario's. */
+  static Scenario.FaultSpec faultOption(Scenario.FaultSpec spec, String option) {
+    String[] parts = option.split("@", 2);
+    Fault.Kind kind = Fault.Kind.named(parts[0]);
+    if (parts.length == 1) return spec.withKind(kind, spec.atAfterStart());
+    if (parts[1].equals("peak")) return spec.withKind(kind, null);
+    Duration at = com.typesafe.config.ConfigFactory.parseString("at = " + parts[1]).getDuration("at");
+    if (at.isNegative()) throw new IllegalArgumentException("--fault KIND@AT: AT is peak or a time after the start");
+    return spec.withKind(kind, at);
   }
 
   private static Scenario override(Scenario s, Long seed, Integer humans) {
@@ -162,7 +190,7 @@ public final class Simulator {
         h.tailWindow(), h.poll(), h.minQuantity(), h.maxQuantity(), h.minThink(), h.maxThink(), h.decline(), h.slow(),
         h.minSlowThink(), h.maxSlowThink(), h.abandon());
     return new Scenario(s.name(), s.description(), seed == null ? s.seed() : seed, s.node(), s.event(), s.onsale(), nh, s.bots(),
-        s.measure(), s.gate(), s.run(), s.hotSeats());
+        s.measure(), s.gate(), s.run(), s.hotSeats(), s.fault(), s.calibration());
   }
 
   // ---- one run ----------------------------------------------------------------------------
@@ -176,8 +204,15 @@ public final class Simulator {
   private final ScheduledExecutorService scheduler = Executors.newScheduledThreadPool(2, daemon("sim-timer"));
   private final ExecutorService httpThreads = Executors.newFixedThreadPool(3, daemon("sim-http"));
   private final Timeline timeline = new Timeline();
+  private final boolean ownNode;
+  private final ExecutorService faultThread = Executors.newSingleThreadExecutor(daemon("sim-fault"));
+  private Fault.Breaker breaker;
+  private final List<String> faultLog = new java.util.concurrent.CopyOnWriteArrayList<>();
+  private long faultAt = -1;
+  private long faultUndoneAt = -1;
 
-  private Simulator(Scenario scenario, Path dir, String base, String adminToken, String stamp) {
+  private Simulator(Scenario scenario, Path dir, String base, String adminToken, String stamp, boolean ownNode) {
+    this.ownNode = ownNode;
     this.scenario = scenario;
     this.dir = dir;
     this.base = base;
@@ -215,9 +250,19 @@ public final class Simulator {
         scheduler);
     traffic.origin(startsAt);
     Sale sale = new Sale(scenario, eventId, traffic, lobbyOpensAt);
+    // A page solves on one core; two pages at once leave the node its share of this machine.
+    if (os.powBits() > 0) sale.puzzles = new Puzzles(2);
+    if (scenario.fault().any()) breaker = Fault.breaker(scenario.fault(), admin, eventId, sale, ownNode);
     schedule(crowd, sale);
 
-    long soldOutAt = watch(sale, crowd, admin, traffic);
+    long soldOutAt;
+    try {
+      soldOutAt = watch(sale, crowd, admin, traffic);
+    } finally {
+      if (faultAt >= 0 && faultUndoneAt < 0) undoFault(traffic, System.currentTimeMillis());
+      faultThread.shutdown();
+      faultThread.awaitTermination(2, TimeUnit.MINUTES);
+    }
     sale.end();
     say("the run ends: letting calls in flight finish");
     long drainUntil = System.currentTimeMillis() + scenario.run().callTimeout().toMillis() + 2000;
@@ -225,8 +270,11 @@ public final class Simulator {
     JsonNode finalStats = admin.stats(eventId);
     if (finalStats != null) timeline.add(System.currentTimeMillis(), finalStats, 0, 0, traffic.sent.sum());
     scheduler.shutdownNow();
+    if (sale.puzzles != null) sale.puzzles.close();
 
-    Report report = new Report(sale, crowd, timeline, prepare, finalStats, soldOutAt, System.currentTimeMillis() - began);
+    Fault.Happened fault = faultAt < 0 ? null
+        : new Fault.Happened(scenario.fault(), faultAt, faultUndoneAt, List.copyOf(faultLog));
+    Report report = new Report(sale, crowd, timeline, prepare, finalStats, soldOutAt, System.currentTimeMillis() - began, fault);
     Result result = report.write(dir);
     System.out.print(report.summary());
     httpThreads.shutdownNow();
@@ -348,6 +396,7 @@ public final class Simulator {
       }
       if (stats != null) {
         timeline.add(now, stats, waiting, shopping, traffic.sent.sum());
+        fault(timeline.last(), sale, traffic, now);
         if (soldOutAt < 0 && stats.path("state").asText().equals("sold_out") && now > sale.startsAt) {
           soldOutAt = now;
           end = Math.min(end, now + scenario.run().afterSoldOut().toMillis());
@@ -374,6 +423,40 @@ public final class Simulator {
       TimeUnit.MILLISECONDS.sleep(Math.max(50, 1000 - (System.currentTimeMillis() - now)));
     }
     return soldOutAt;
+  }
+
+  /**
+   * At each look: the sale's start opens the "before" window; the fault fires when it is due
+   * (at the peak, or at its time) and opens "during"; after fault.for it is undone and "after"
+   * opens; fault.window later calls are counted in no window again. Injecting and undoing run
+   * on their own thread, so the looks go on meanwhile.
+   */
+  private void fault(Timeline.Sample look, Sale sale, Traffic traffic, long now) {
+    Scenario.FaultSpec spec = scenario.fault();
+    if (breaker == null) return;
+    if (faultAt < 0) {
+      if (now >= sale.startsAt) traffic.window(Fault.BEFORE);
+      if (!Fault.due(spec, look, sale.startsAt, scenario.onsale().maxActiveShoppers(), scenario.event().seats())) return;
+      faultAt = now;
+      traffic.window(Fault.DURING);
+      say("fault at t=" + seconds(now - sale.startsAt) + ": " + spec.kind().label + " for " + spec.lasts().toSeconds() + " s");
+      faultThread.submit(() -> log(now, breaker.inject()));
+    } else if (faultUndoneAt < 0 && now >= faultAt + spec.lasts().toMillis()) {
+      undoFault(traffic, now);
+    } else if (faultUndoneAt >= 0 && now >= faultUndoneAt + spec.window().toMillis()) {
+      traffic.window(null);
+    }
+  }
+
+  private void undoFault(Traffic traffic, long now) {
+    faultUndoneAt = now;
+    traffic.window(Fault.AFTER);
+    faultThread.submit(() -> log(now, breaker.undo()));
+  }
+
+  private void log(long at, String what) {
+    faultLog.add(String.format(Locale.ROOT, "%tT %s", at, what));
+    say("fault: " + what);
   }
 
   static String seconds(long millis) {
