@@ -21,14 +21,16 @@ final class Page {
   static CompletableFuture<Boolean> join(Sale sale, Tab tab) {
     if (sale.over() || tab.done.get()) return CompletableFuture.completedFuture(false);
     int bits = sale.scenario.onsale().powBits();
-    if (bits == 0 || sale.puzzles == null) return join(sale, tab, "{}");
+    String code = tab.account.presaleCode == null ? "" : "\"code\":\"" + tab.account.presaleCode + "\"";
+    if (bits == 0 || sale.puzzles == null) return join(sale, tab, "{" + code + "}");
     return sale.traffic.retrying("challenge", tab, "GET", sale.path("/queue/challenge"), null, Map.of(), 5).thenCompose(c -> {
-      if (c.status() != 200) return join(sale, tab, "{}");
+      if (c.status() != 200) return join(sale, tab, "{" + code + "}");
       String challenge = c.json().path("challenge").asText();
       int asked = c.json().path("bits").asInt(bits);
       CompletableFuture<String> nonce = tab.account.fullCpuPow ? sale.puzzles.fullCpu(challenge, asked)
           : sale.puzzles.page(challenge, asked, tab.account.bot);
-      return nonce.thenCompose(n -> join(sale, tab, "{\"pow\":{\"challenge\":\"" + challenge + "\",\"nonce\":\"" + n + "\"}}"));
+      return nonce.thenCompose(n -> join(sale, tab, "{" + code + (code.isEmpty() ? "" : ",")
+          + "\"pow\":{\"challenge\":\"" + challenge + "\",\"nonce\":\"" + n + "\"}}"));
     });
   }
 

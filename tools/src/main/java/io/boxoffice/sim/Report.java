@@ -177,6 +177,7 @@ final class Report {
     d.put("fault", faultFigures());
     d.put("calibration", dials);
     d.put("proofOfWork", powFigures());
+    d.put("presale", presaleFigures());
     return d;
   }
 
@@ -442,6 +443,13 @@ final class Report {
         .forEach(e -> lat.append(String.format(Locale.ROOT, " %s %.0f/%.0f", e.getKey(), ms(e.getValue(), 50), ms(e.getValue(), 99))));
     line(b, "latency p50/p99 ms:%s", lat);
     faultSummary(b);
+    Map<String, Object> presale = presaleFigures();
+    if (presale != null) {
+      line(b, "presale: registered %s humans + %s bot accounts (bots %s%%); invited %s humans + %s bots (bots %s%%); %s invited bought;"
+              + " %s joins refused bad_code", presale.get("registeredHumans"), presale.get("registeredBots"),
+          presale.get("botShareOfRegistrants"), presale.get("invitedHumans"), presale.get("invitedBots"),
+          presale.get("botShareOfInvitations"), presale.get("invitedWhoBought"), presale.get("joinsRefusedBadCode"));
+    }
     Map<String, Object> pow = powFigures();
     if (pow != null) {
       line(b, "proof of work (%s bits): humans' pages solved %s, bots %s (ms); %,d hashes; %,d joins refused bad_pow", pow.get("bits"),
@@ -460,6 +468,22 @@ final class Report {
     line(b, "gate:");
     for (Gate.Check c : checks) line(b, "  [%s] %s: %s", c.passed() ? "ok" : "BROKEN", c.name(), c.value());
     return b.toString();
+  }
+
+  /** Who registered for the presale and who was invited (bots against humans), or null without a presale. */
+  private Map<String, Object> presaleFigures() {
+    if (!scenario.onsale().presale()) return null;
+    long humans = crowd.accounts.stream().filter(a -> !a.bot && a.registered).count();
+    long bots = crowd.accounts.stream().filter(a -> a.bot && a.registered).count();
+    long invitedHumans = crowd.accounts.stream().filter(a -> !a.bot && a.presaleCode != null).count();
+    long invitedBots = crowd.accounts.stream().filter(a -> a.bot && a.presaleCode != null).count();
+    long boughtInvited = crowd.accounts.stream().filter(a -> a.presaleCode != null && a.seatsBought.get() > 0).count();
+    long badCode = traffic.answers().values().stream().flatMap(m -> m.entrySet().stream()).filter(e -> e.getKey().endsWith("bad_code"))
+        .mapToLong(Map.Entry::getValue).sum();
+    return ordered("registeredHumans", humans, "registeredBots", bots, "invitedHumans", invitedHumans, "invitedBots", invitedBots,
+        "botShareOfRegistrants", pct(Measures.share(bots, humans + bots)),
+        "botShareOfInvitations", pct(Measures.share(invitedBots, invitedHumans + invitedBots)),
+        "invitedWhoBought", boughtInvited, "joinsRefusedBadCode", badCode);
   }
 
   /** The proof of work's cost to pages and to bots with every core, or null when the sale asked for none. */

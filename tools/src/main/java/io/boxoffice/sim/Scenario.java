@@ -24,8 +24,13 @@ record Scenario(String name, String description, long seed, NodeSpec node, Event
 
   record EventSpec(int seats, int holdSeconds, int holdJitterSeconds, int maxSeatsPerAccount) {}
 
+  /**
+   * The on-sale's schedule and dials; with {@code presale}, a share {@code registrants} of the
+   * humans (and every bot account) register before it, and {@code invitations} of the
+   * registrants, sampled by the event, get a code to join with.
+   */
   record OnSaleSpec(Duration lobbyOpensIn, Duration lobby, int admissionPerMinute, int maxActiveShoppers, boolean presale,
-                    int powBits) {}
+                    int powBits, double registrants, int invitations) {}
 
   /** Humans: how many, when they arrive (shares before the start and in the spike; the rest is the tail), how they shop. */
   record HumanSpec(int count, double beforeStart, double spike, Duration spikeWindow, Duration tailWindow, Duration poll,
@@ -115,7 +120,8 @@ record Scenario(String name, String description, long seed, NodeSpec node, Event
         new EventSpec(c.getInt("event.seats"), c.getInt("event.hold-seconds"), c.getInt("event.hold-jitter-seconds"),
             c.getInt("event.max-seats-per-account")),
         new OnSaleSpec(c.getDuration("onsale.lobby-opens-in"), c.getDuration("onsale.lobby"), c.getInt("onsale.admission-per-minute"),
-            c.getInt("onsale.max-active-shoppers"), c.getBoolean("onsale.presale"), c.getInt("onsale.pow-bits")),
+            c.getInt("onsale.max-active-shoppers"), c.getBoolean("onsale.presale"), c.getInt("onsale.pow-bits"),
+            c.getDouble("onsale.registrants"), c.getInt("onsale.invitations")),
         new HumanSpec(h.getInt("count"), arrivals.getDouble("before-start"), arrivals.getDouble("spike"),
             arrivals.getDuration("spike-window"), arrivals.getDuration("tail-window"), h.getDuration("poll"),
             h.getIntList("quantity").get(0), h.getIntList("quantity").get(1), h.getDurationList("think").get(0),
@@ -159,6 +165,9 @@ record Scenario(String name, String description, long seed, NodeSpec node, Event
     if (fault.lasts().isNegative() || fault.lasts().isZero() || fault.window().isNegative()
         || fault.atAfterStart() != null && fault.atAfterStart().isNegative()) {
       throw new IllegalArgumentException("fault: at >= 0 (or peak), for > 0, window >= 0");
+    }
+    if (onsale.registrants() < 0 || onsale.registrants() > 1 || onsale.invitations() < 0 || onsale.powBits() < 0 || onsale.powBits() > 24) {
+      throw new IllegalArgumentException("onsale: registrants 0-1, invitations >= 0, pow-bits 0-24");
     }
     if (calibration.demand() < 1) throw new IllegalArgumentException("calibration.demand: 1 (the crowd that came) or more");
     for (BotGroup g : bots) {

@@ -239,6 +239,7 @@ public final class Simulator {
     long prepared = signUpAndIn(crowd, prepare);
     say("crowd signed in after " + seconds(System.currentTimeMillis() - began) + " (" + prepared + " tabs without a session)");
     warmUp(crowd, admin, prepare);
+    if (scenario.onsale().presale()) presale(crowd, admin, prepare);
 
     long lobbyOpensAt = System.currentTimeMillis() + scenario.onsale().lobbyOpensIn().toMillis();
     long startsAt = lobbyOpensAt + scenario.onsale().lobby().toMillis();
@@ -348,6 +349,46 @@ public final class Simulator {
       say("the warm-up did not finish: " + e);
     }
     say("warm-up: " + joins + " joins to another event's lobby in " + seconds(System.currentTimeMillis() - began));
+  }
+
+  /**
+   * A presale before the sale: the on-sale is scheduled an hour away (a presale event takes
+   * registrations), a seeded share of the humans and every bot account register, the event
+   * samples its invitations among the registrants, and each invited account keeps its code.
+   */
+  private void presale(Crowd crowd, Admin admin, Traffic t) throws InterruptedException {
+    long began = System.currentTimeMillis();
+    Scenario.OnSaleSpec os = scenario.onsale();
+    admin.scheduleOnSale(eventId, new Admin.OnSale(Instant.ofEpochMilli(began + 3_600_000L), Instant.ofEpochMilli(began + 7_200_000L),
+        os.admissionPerMinute(), os.maxActiveShoppers(), true, os.powBits()));
+    java.util.SplittableRandom r = new java.util.SplittableRandom(scenario.seed() ^ 0x9e3779b97f4a7c15L);
+    List<CompletableFuture<?>> all = new ArrayList<>();
+    for (Account a : crowd.accounts) {
+      boolean registers = a.bot ? a.joins : r.nextDouble() < os.registrants();
+      Tab tab = a.tabs.get(0);
+      if (!registers || tab.identity == null) continue;
+      all.add(t.retrying("presale registration", tab, "POST", "/api/events/" + eventId + "/presale/registrations", "{}", Map.of(), 10)
+          .thenAccept(reply -> a.registered = reply.status() == 201 || reply.status() == 200 || reply.status() == 409));
+    }
+    try {
+      CompletableFuture.allOf(all.toArray(CompletableFuture[]::new)).get(10, TimeUnit.MINUTES);
+    } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+      say("the presale registrations did not finish: " + e);
+    }
+    Map<String, Account> byId = new java.util.HashMap<>();
+    for (Account a : crowd.accounts) if (a.accountId != null) byId.put(a.accountId, a);
+    Storefront.Reply invited = admin.call("POST", "/admin/events/" + eventId + "/presale/invitations",
+        "{\"count\":" + Math.max(1, os.invitations()) + "}");
+    if (invited.status() != 200) throw new IllegalStateException("presale invitations: " + invited);
+    int codes = 0;
+    for (com.fasterxml.jackson.databind.JsonNode i : invited.json().path("invitations")) {
+      Account a = byId.get(i.path("accountId").asText());
+      if (a == null) continue;
+      a.presaleCode = i.path("code").asText();
+      codes++;
+    }
+    say(String.format(Locale.ROOT, "presale: %,d accounts registered, %,d invited, in %s", crowd.accounts.stream().filter(a -> a.registered)
+        .count(), codes, seconds(System.currentTimeMillis() - began)));
   }
 
   /** Every human and every bot tab arrives at its time (tabs of a bot within 50 ms of each other). */
