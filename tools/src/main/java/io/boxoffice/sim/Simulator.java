@@ -106,7 +106,8 @@ public final class Simulator {
         usage: sim/run SCENARIO [--seed N] [--humans N] [--target URL --admin-token T] [--out DIR]
                            [--fault KIND[@AT]] [--demand Nx]
 
-          SCENARIO   a name under sim/scenarios/ (smoke, seed-section-8) or a .conf file
+          SCENARIO   a name under sim/scenarios/ (smoke, seed-section-8, spike, hot-seats, presale,
+                     sybil, proof-of-work, stadium) or a .conf file
           --seed N   the crowd's seed (default: the scenario's); the same seed makes the same crowd
           --humans N that many humans instead of the scenario's count
           --target URL --admin-token T
@@ -137,6 +138,7 @@ public final class Simulator {
           share-token        an admitted token used by another account and from another network
           no-token           hold and checkout without a queue token, and with a forged one
           hold-max-never-pay holds the most seats it may and never pays
+          proof-of-work      solves each join's proof of work with every core (pages use one)
         """;
   }
 
