@@ -241,6 +241,7 @@ public final class Simulator {
     long prepared = signUpAndIn(crowd, prepare);
     say("crowd signed in after " + seconds(System.currentTimeMillis() - began) + " (" + prepared + " tabs without a session)");
     warmUp(crowd, admin, prepare);
+    warmConnections(crowd, store);
     if (scenario.onsale().presale()) presale(crowd, admin, prepare);
 
     long lobbyOpensAt = System.currentTimeMillis() + scenario.onsale().lobbyOpensIn().toMillis();
@@ -391,6 +392,32 @@ public final class Simulator {
     }
     say(String.format(Locale.ROOT, "presale: %,d accounts registered, %,d invited, in %s", crowd.accounts.stream().filter(a -> a.registered)
         .count(), codes, seconds(System.currentTimeMillis() - began)));
+  }
+
+  /**
+   * Opens the crowd's {@code run.in-flight} connections before the sale (as many reads of the
+   * warm-up event's manifest at once), so that the sale's first burst does not also open them
+   * all at once. The simulator's connections are its own transport, shared by every simulated
+   * fan; a cold pool put the opening of hundreds of connections into the spike's join latency (its
+   * p99 over a second in the first seconds) and some joins past the connect timeout.
+   */
+  private void warmConnections(Crowd crowd, Storefront store) throws InterruptedException {
+    if (scenario.run().warmUpJoins() <= 0 || crowd.humans.isEmpty()) return;
+    int n = scenario.run().inFlight();
+    Traffic open = new Traffic(store, eventId + "-w", n, scenario.run().callTimeout(), scenario.measure().bucket(), scheduler);
+    List<CompletableFuture<?>> all = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      Tab tab = crowd.humans.get(i % crowd.humans.size()).tab;
+      if (tab.identity == null) continue;
+      all.add(open.call("connection warm-up", tab, "GET", "/api/events/" + eventId + "-w/queue/manifest", null,
+          Map.of("Cookie", "bo_id=" + tab.identity)));
+    }
+    try {
+      CompletableFuture.allOf(all.toArray(CompletableFuture[]::new)).get(1, TimeUnit.MINUTES);
+    } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+      say("the connection warm-up did not finish: " + e);
+    }
+    say("warm-up: " + all.size() + " connections opened, answers " + open.answers());
   }
 
   /** Every human and every bot tab arrives at its time (tabs of a bot within 50 ms of each other). */
