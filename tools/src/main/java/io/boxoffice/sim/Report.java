@@ -452,8 +452,15 @@ final class Report {
     }
     Map<String, Object> pow = powFigures();
     if (pow != null) {
-      line(b, "proof of work (%s bits): humans' pages solved %s, bots %s (ms); %,d hashes; %,d joins refused bad_pow", pow.get("bits"),
-          pow.get("humansSolveMillis"), pow.get("botsSolveMillis"), pow.get("hashes"), pow.get("badPowRefusals"));
+      line(b, "proof of work (%s bits, %s cores here): %,d hashes; %,d joins refused bad_pow; p50/p99 ms given to solved (solving only):",
+          pow.get("bits"), pow.get("cores"), pow.get("hashes"), pow.get("badPowRefusals"));
+      for (String who : List.of("humans", "pageBots", "fullCpuBots")) {
+        @SuppressWarnings("unchecked") Map<String, Object> all = (Map<String, Object>) pow.get(who + "Millis");
+        @SuppressWarnings("unchecked") Map<String, Object> solving = (Map<String, Object>) pow.get(who + "SolvingMillis");
+        if (((Number) all.get("count")).longValue() == 0) continue;
+        line(b, "  %-14s %,d puzzles: %.0f/%.0f (%.0f/%.0f)", who.equals("humans") ? "humans' pages" : who.equals("pageBots")
+                ? "bots as pages" : "bots, all cores", all.get("count"), all.get("p50"), all.get("p99"), solving.get("p50"), solving.get("p99"));
+      }
     }
     line(b, "calibration: admissions/minute %,d, active-shopper cap %,d (p99 target %d ms%s)", dials.admissionsPerMinute(),
         dials.maxActiveShoppers(), scenario.calibration().p99Target().toMillis(), dials.p99Broke() ? "" : "; a floor: p99 never broke");
@@ -493,7 +500,10 @@ final class Report {
     long refused = traffic.answers().values().stream().flatMap(m -> m.entrySet().stream())
         .filter(e -> e.getKey().endsWith("bad_pow")).mapToLong(Map.Entry::getValue).sum();
     return ordered("bits", scenario.onsale().powBits(), "hashes", p.hashes.sum(), "badPowRefusals", refused,
-        "humansSolveMillis", solveTimes(p.humans), "botsSolveMillis", solveTimes(p.bots));
+        "humansMillis", solveTimes(p.humans), "humansSolvingMillis", solveTimes(p.humansSolving),
+        "pageBotsMillis", solveTimes(p.bots), "pageBotsSolvingMillis", solveTimes(p.botsSolving),
+        "fullCpuBotsMillis", solveTimes(p.fullCpuBots), "fullCpuBotsSolvingMillis", solveTimes(p.fullCpuBotsSolving),
+        "cores", Runtime.getRuntime().availableProcessors());
   }
 
   private static Map<String, Object> solveTimes(Histogram h) {

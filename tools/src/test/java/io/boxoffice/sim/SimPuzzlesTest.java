@@ -23,7 +23,10 @@ class SimPuzzlesTest {
       String botNonce = puzzles.fullCpu(forBot, 12).get();
       assertEquals(ProofOfWork.Verdict.ACCEPTED, server.check("e1", "acct-2", 12, forBot, botNonce));
       assertEquals(1, puzzles.humans.getTotalCount());
-      assertEquals(1, puzzles.bots.getTotalCount());
+      assertEquals(1, puzzles.humansSolving.getTotalCount());
+      assertEquals(0, puzzles.bots.getTotalCount(), "no bot solved as a page");
+      assertEquals(1, puzzles.fullCpuBots.getTotalCount());
+      assertEquals(1, puzzles.fullCpuBotsSolving.getTotalCount());
       assertTrue(puzzles.hashes.sum() > 0);
     }
   }
