@@ -24,7 +24,7 @@ import org.apache.pekko.cluster.sharding.typed.HashCodeMessageExtractor;
  * The local chaos cluster as {@code chaos/cluster up} left it: its settings (chaos/run/env), the
  * scripts that break it, and the log of every fault they injected (chaos/run/events.log).
  */
-final class ChaosCluster {
+public final class ChaosCluster {
 
   /** One line of events.log: when, what ({@code kill}, {@code pause}, {@code resume}, ...), and about what. */
   record Event(long atMillis, String action, String detail) {
@@ -39,7 +39,7 @@ final class ChaosCluster {
   final Path runDir;
   final Map<String, String> env;
 
-  ChaosCluster(Path chaosDir) throws IOException {
+  public ChaosCluster(Path chaosDir) throws IOException {
     this.chaosDir = chaosDir;
     this.runDir = chaosDir.resolve("run");
     Path envFile = runDir.resolve("env");
@@ -88,7 +88,7 @@ final class ChaosCluster {
    * that node's region) and the shard id Pekko's default extractor gives the event id; 0 when
    * no node answers with it (the event is between nodes, or not started yet).
    */
-  int hostOf(String eventId, int nodes) {
+  public int hostOf(String eventId, int nodes) {
     String shardId = new HashCodeMessageExtractor<Object>(Shards.NUMBER).shardId(eventId);
     for (int n = 1; n <= nodes; n++) {
       try {
@@ -139,7 +139,7 @@ final class ChaosCluster {
   }
 
   /** Runs one chaos script; its output goes to ours, prefixed. Returns its exit code. */
-  int script(String name, String... args) {
+  public int script(String name, String... args) {
     List<String> command = new ArrayList<>();
     command.add(chaosDir.resolve(name).toString());
     command.addAll(List.of(args));

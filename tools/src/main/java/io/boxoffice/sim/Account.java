@@ -28,6 +28,11 @@ final class Account {
   volatile long firstTriedAt;
   /** Whether a join of it was answered "lobby" (it holds a lobby join index: the lottery orders it). */
   volatile boolean lobby;
+  /** A bot account whose operator solves proofs of work with every core. */
+  volatile boolean fullCpuPow;
+  /** Registered for the presale, and the invitation code it was sent (null: none). */
+  volatile boolean registered;
+  volatile String presaleCode;
   /** Whether it joins the queue at all (an accomplice only lends its identity). */
   final boolean joins;
 

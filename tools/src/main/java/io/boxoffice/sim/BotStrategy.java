@@ -14,7 +14,7 @@ import java.util.function.Supplier;
 abstract class BotStrategy {
   /** Every strategy, as a new instance. */
   private static final List<Supplier<BotStrategy>> ALL = List.of(ManyTabs::new, Sybils::new, EarliestJoin::new, Hammer::new,
-      ShareToken::new, NoToken::new, HoldMaxNeverPay::new);
+      ShareToken::new, NoToken::new, HoldMaxNeverPay::new, ProofOfWorkBot::new);
 
   /** Every strategy's name, as scenarios write it. */
   static final List<String> NAMES = ALL.stream().map(s -> s.get().name()).toList();
@@ -33,6 +33,8 @@ abstract class BotStrategy {
     boolean earliest;
     boolean networkPerAccount;
     boolean pays = true;
+    /** Solves the join's proof of work with every core (see {@link ProofOfWorkBot}). */
+    boolean fullCpuPow;
   }
 
   private final String name;

@@ -64,6 +64,7 @@ final class Crowd {
               ? "100." + (64 + spread / 256 % 64) + "." + (spread++ % 256) + ".9" : op.network(n);
           int tabs = accomplice ? 1 : op.shape.tabs;
           for (int t = 0; t < tabs; t++) a.tabs.add(new Tab(a, t, network));
+          a.fullCpuPow = op.shape.fullCpuPow;
           c.accounts.add(a);
           (accomplice ? op.accomplices : op.accounts).add(a);
         }

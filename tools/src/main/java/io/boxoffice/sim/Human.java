@@ -39,7 +39,10 @@ final class Human {
             ? Shop.holdHot(sale, tab, plan.quantity(), new java.util.HashSet<>(), sale.scenario.hotSeats().attempts())
             : Shop.hold(sale, tab, plan.quantity()))
         .thenCompose(this::pay)
-        .whenComplete((v, e) -> tab.done.set(true));
+        .whenComplete((v, e) -> {
+          tab.doneAt = System.currentTimeMillis();
+          tab.done.set(true);
+        });
   }
 
   private CompletableFuture<Void> pay(List<String> seats) {

@@ -13,14 +13,33 @@ import java.util.concurrent.CompletableFuture;
 final class Page {
   private Page() {}
 
-  /** Joins (before the lobby opens, 409 not_open: again every 250 ms), then reads the status; true when joined. */
+  /**
+   * Joins (before the lobby opens, 409 not_open: again every 250 ms), then reads the status; true
+   * when joined. When the on-sale asks for proof of work, each join first fetches a challenge and
+   * solves it (a page on one core; a {@link ProofOfWorkBot} with every core).
+   */
   static CompletableFuture<Boolean> join(Sale sale, Tab tab) {
     if (sale.over() || tab.done.get()) return CompletableFuture.completedFuture(false);
+    int bits = sale.scenario.onsale().powBits();
+    String code = tab.account.presaleCode == null ? "" : "\"code\":\"" + tab.account.presaleCode + "\"";
+    if (bits == 0 || sale.puzzles == null) return join(sale, tab, "{" + code + "}");
+    return sale.traffic.retrying("challenge", tab, "GET", sale.path("/queue/challenge"), null, Map.of(), 5).thenCompose(c -> {
+      if (c.status() != 200) return join(sale, tab, "{" + code + "}");
+      String challenge = c.json().path("challenge").asText();
+      int asked = c.json().path("bits").asInt(bits);
+      CompletableFuture<String> nonce = tab.account.fullCpuPow ? sale.puzzles.fullCpu(challenge, asked)
+          : sale.puzzles.page(challenge, asked, tab.account.bot);
+      return nonce.thenCompose(n -> join(sale, tab, "{" + code + (code.isEmpty() ? "" : ",")
+          + "\"pow\":{\"challenge\":\"" + challenge + "\",\"nonce\":\"" + n + "\"}}"));
+    });
+  }
+
+  private static CompletableFuture<Boolean> join(Sale sale, Tab tab, String request) {
     long sentAt = System.currentTimeMillis();
     tab.account.tried(sentAt);
-    return sale.traffic.retrying("join", tab, "POST", sale.path("/queue"), "{}", Map.of(), 5).thenCompose(r -> {
+    return sale.traffic.retrying("join", tab, "POST", sale.path("/queue"), request, Map.of(), 5).thenCompose(r -> {
       if (r.status() == 409 && r.error().equals("not_open")) {
-        return sale.traffic.after(250).thenCompose(v -> join(sale, tab));
+        return sale.traffic.after(250).thenCompose(v -> join(sale, tab, request));
       }
       if (r.status() != 200) {
         sale.observed.outcome(tab.account, "join refused (" + (r.answered() ? r.status() + " " + r.error() : "no answer") + ")");

@@ -45,12 +45,16 @@ final class Report {
   private final List<Gate.Check> checks;
   private final Measures.EtaError eta;
   private final List<Measures.EtaSample> etaSamples = new ArrayList<>();
+  private final Fault.Happened fault;
+  private final Calibration.Dials dials;
 
   /**
    * The report of {@code sale} (its crowd, the manager's looks at it, the set-up's traffic, the
    * event's stats at the end, when it sold out or -1, and how long the run took in all).
    */
-  Report(Sale sale, Crowd crowd, Timeline timeline, Traffic prepare, JsonNode finalStats, long soldOutAt, long tookMillis) {
+  Report(Sale sale, Crowd crowd, Timeline timeline, Traffic prepare, JsonNode finalStats, long soldOutAt, long tookMillis,
+         Fault.Happened fault) {
+    this.fault = fault;
     this.sale = sale;
     this.scenario = sale.scenario;
     this.eventId = sale.eventId;
@@ -76,6 +80,32 @@ final class Report {
       etaSamples.add(new Measures.EtaSample(t.shownWaitSeconds, Math.max(0, admittedAt - t.shownAt) / 1000.0));
     }
     this.eta = Measures.etaError(etaSamples);
+    this.dials = calibrate();
+  }
+
+  /** The fan calls whose p99 the calibration holds to its target (a slow card is the fan's own choice). */
+  static final List<String> FAN_CALLS = List.of("join", "status", "manifest", "seatmap", "availability", "hold", "hold-hot", "checkout");
+
+  private Calibration.Dials calibrate() {
+    List<Calibration.Visit> visits = new ArrayList<>();
+    long seatsBought = 0;
+    for (Human h : crowd.humans) {
+      if (h.tab.admittedSeenAt > 0 && h.tab.doneAt > 0) visits.add(new Calibration.Visit(h.tab.admittedSeenAt, h.tab.doneAt));
+      if (h.tab.admittedSeenAt > 0) seatsBought += h.tab.account.seatsBought.get();
+    }
+    return Calibration.of(visits, worstP99ByBucket(traffic.latencyByBucket()), traffic.bucketMillis(), startsAt,
+        scenario.calibration().p99Target().toMillis(), scenario.calibration().demand(), fairness.accounts(), scenario.event().seats(),
+        visits.isEmpty() ? 0 : (double) seatsBought / visits.size());
+  }
+
+  /** bucket -> the worst p99 (ms) of any fan call in it. */
+  static Map<Long, Double> worstP99ByBucket(Map<String, Map<Long, Histogram>> byPhase) {
+    Map<Long, Double> out = new TreeMap<>();
+    byPhase.forEach((phase, buckets) -> {
+      if (!FAN_CALLS.contains(phase)) return;
+      buckets.forEach((b, h) -> out.merge(b, ms(h, 99), Math::max));
+    });
+    return out;
   }
 
   private Gate.Safety safety() {
@@ -144,7 +174,30 @@ final class Report {
     d.put("placeVsArrival", scatter());
     d.put("etaSamples", etaSamples.stream().limit(5000).map(s -> List.of(s.shownSeconds(), s.hadSeconds())).toList());
     d.put("shares", shares());
+    d.put("fault", faultFigures());
+    d.put("calibration", dials);
+    d.put("proofOfWork", powFigures());
+    d.put("presale", presaleFigures());
     return d;
+  }
+
+  /** What fans met around the fault: latency and answers per phase before, during and after it, and how long sales stalled. */
+  private Map<String, Object> faultFigures() {
+    if (fault == null) return scenario.fault().any() ? ordered("kind", scenario.fault().kind().label, "fired", false) : null;
+    Map<String, Object> f = new LinkedHashMap<>();
+    f.put("kind", fault.spec().kind().label);
+    f.put("fired", true);
+    f.put("atSeconds", (fault.atMillis() - startsAt) / 1000.0);
+    f.put("undoneAtSeconds", fault.undoneAtMillis() < 0 ? null : (fault.undoneAtMillis() - startsAt) / 1000.0);
+    f.put("log", fault.log());
+    long undone = fault.undoneAtMillis() < 0 ? System.currentTimeMillis() : fault.undoneAtMillis();
+    f.put("sales", Fault.stall(timeline.samples(), fault.atMillis(), undone, fault.spec().window().toMillis()));
+    Map<String, Object> latency = new LinkedHashMap<>();
+    Map<String, Map<String, Histogram>> byWindow = traffic.latencyByWindow();
+    for (String w : List.of(Fault.BEFORE, Fault.DURING, Fault.AFTER)) latency.put(w, latencyTotals(byWindow.getOrDefault(w, Map.of())));
+    f.put("latencyMillisByWindow", latency);
+    f.put("answersByWindow", traffic.answersByWindow());
+    return f;
   }
 
   private Map<String, Object> saleFigures() {
@@ -389,6 +442,29 @@ final class Report {
         .sorted((x, y) -> PHASES.indexOf(x.getKey()) - PHASES.indexOf(y.getKey()))
         .forEach(e -> lat.append(String.format(Locale.ROOT, " %s %.0f/%.0f", e.getKey(), ms(e.getValue(), 50), ms(e.getValue(), 99))));
     line(b, "latency p50/p99 ms:%s", lat);
+    faultSummary(b);
+    Map<String, Object> presale = presaleFigures();
+    if (presale != null) {
+      line(b, "presale: registered %s humans + %s bot accounts (bots %s%%); invited %s humans + %s bots (bots %s%%); %s invited bought;"
+              + " %s joins refused bad_code", presale.get("registeredHumans"), presale.get("registeredBots"),
+          presale.get("botShareOfRegistrants"), presale.get("invitedHumans"), presale.get("invitedBots"),
+          presale.get("botShareOfInvitations"), presale.get("invitedWhoBought"), presale.get("joinsRefusedBadCode"));
+    }
+    Map<String, Object> pow = powFigures();
+    if (pow != null) {
+      line(b, "proof of work (%s bits, %s cores here): %,d hashes; %,d joins refused bad_pow; p50/p99 ms given to solved (solving only):",
+          pow.get("bits"), pow.get("cores"), pow.get("hashes"), pow.get("badPowRefusals"));
+      for (String who : List.of("humans", "pageBots", "fullCpuBots")) {
+        @SuppressWarnings("unchecked") Map<String, Object> all = (Map<String, Object>) pow.get(who + "Millis");
+        @SuppressWarnings("unchecked") Map<String, Object> solving = (Map<String, Object>) pow.get(who + "SolvingMillis");
+        if (((Number) all.get("count")).longValue() == 0) continue;
+        line(b, "  %-14s %,d puzzles: %.0f/%.0f (%.0f/%.0f)", who.equals("humans") ? "humans' pages" : who.equals("pageBots")
+                ? "bots as pages" : "bots, all cores", all.get("count"), all.get("p50"), all.get("p99"), solving.get("p50"), solving.get("p99"));
+      }
+    }
+    line(b, "calibration: admissions/minute %,d, active-shopper cap %,d (p99 target %d ms%s)", dials.admissionsPerMinute(),
+        dials.maxActiveShoppers(), scenario.calibration().p99Target().toMillis(), dials.p99Broke() ? "" : "; a floor: p99 never broke");
+    for (String why : dials.reasoning()) line(b, "  %s", why);
     Map<String, Long> byDefense = new TreeMap<>();
     for (Map<String, Object> r : refusalsByDefense(traffic.answers())) byDefense.merge((String) r.get("answer"), (Long) r.get("count"), Long::sum);
     line(b, "refusals: %s", byDefense);
@@ -399,6 +475,68 @@ final class Report {
     line(b, "gate:");
     for (Gate.Check c : checks) line(b, "  [%s] %s: %s", c.passed() ? "ok" : "BROKEN", c.name(), c.value());
     return b.toString();
+  }
+
+  /** Who registered for the presale and who was invited (bots against humans), or null without a presale. */
+  private Map<String, Object> presaleFigures() {
+    if (!scenario.onsale().presale()) return null;
+    long humans = crowd.accounts.stream().filter(a -> !a.bot && a.registered).count();
+    long bots = crowd.accounts.stream().filter(a -> a.bot && a.registered).count();
+    long invitedHumans = crowd.accounts.stream().filter(a -> !a.bot && a.presaleCode != null).count();
+    long invitedBots = crowd.accounts.stream().filter(a -> a.bot && a.presaleCode != null).count();
+    long boughtInvited = crowd.accounts.stream().filter(a -> a.presaleCode != null && a.seatsBought.get() > 0).count();
+    long badCode = traffic.answers().values().stream().flatMap(m -> m.entrySet().stream()).filter(e -> e.getKey().endsWith("bad_code"))
+        .mapToLong(Map.Entry::getValue).sum();
+    return ordered("registeredHumans", humans, "registeredBots", bots, "invitedHumans", invitedHumans, "invitedBots", invitedBots,
+        "botShareOfRegistrants", pct(Measures.share(bots, humans + bots)),
+        "botShareOfInvitations", pct(Measures.share(invitedBots, invitedHumans + invitedBots)),
+        "invitedWhoBought", boughtInvited, "joinsRefusedBadCode", badCode);
+  }
+
+  /** The proof of work's cost to pages and to bots with every core, or null when the sale asked for none. */
+  private Map<String, Object> powFigures() {
+    Puzzles p = sale.puzzles;
+    if (p == null) return null;
+    long refused = traffic.answers().values().stream().flatMap(m -> m.entrySet().stream())
+        .filter(e -> e.getKey().endsWith("bad_pow")).mapToLong(Map.Entry::getValue).sum();
+    return ordered("bits", scenario.onsale().powBits(), "hashes", p.hashes.sum(), "badPowRefusals", refused,
+        "humansMillis", solveTimes(p.humans), "humansSolvingMillis", solveTimes(p.humansSolving),
+        "pageBotsMillis", solveTimes(p.bots), "pageBotsSolvingMillis", solveTimes(p.botsSolving),
+        "fullCpuBotsMillis", solveTimes(p.fullCpuBots), "fullCpuBotsSolvingMillis", solveTimes(p.fullCpuBotsSolving),
+        "cores", Runtime.getRuntime().availableProcessors());
+  }
+
+  private static Map<String, Object> solveTimes(Histogram h) {
+    synchronized (h) {
+      return ordered("count", h.getTotalCount(), "p50", ms(h, 50), "p99", ms(h, 99), "max", h.getMaxValue() / 1000.0);
+    }
+  }
+
+  private void faultSummary(StringBuilder b) {
+    if (fault == null) {
+      if (scenario.fault().any()) line(b, "fault %s: never fired (the sale never reached its peak or time)", scenario.fault().kind().label);
+      return;
+    }
+    long undone = fault.undoneAtMillis() < 0 ? System.currentTimeMillis() : fault.undoneAtMillis();
+    Fault.Stall st = Fault.stall(timeline.samples(), fault.atMillis(), undone, fault.spec().window().toMillis());
+    line(b, "fault %s at t=+%.0f s, undone at t=+%.0f s: seats sold/s %.1f before, %.1f during, %.1f after; first sale %s after it;"
+            + " longest stall %.0f s", fault.spec().kind().label, (fault.atMillis() - startsAt) / 1000.0, (undone - startsAt) / 1000.0,
+        st.soldPerSecondBefore(), st.soldPerSecondDuring(), st.soldPerSecondAfter(),
+        st.firstSaleAfterSeconds() < 0 ? "never" : String.format(Locale.ROOT, "%.0f s", st.firstSaleAfterSeconds()), st.longestStallSeconds());
+    for (String l : fault.log()) line(b, "  %s", l);
+    Map<String, Map<String, Map<String, Long>>> answers = traffic.answersByWindow();
+    Map<String, Map<String, Histogram>> byWindow = traffic.latencyByWindow();
+    for (String w : List.of(Fault.BEFORE, Fault.DURING, Fault.AFTER)) {
+      Map<String, Histogram> byPhase = byWindow.getOrDefault(w, Map.of());
+      StringBuilder lat = new StringBuilder();
+      for (String phase : ordered(byPhase.keySet())) {
+        Histogram h = byPhase.get(phase);
+        Map<String, Long> a = answers.getOrDefault(w, Map.of()).getOrDefault(phase, Map.of());
+        long bad = a.entrySet().stream().filter(e -> !e.getKey().startsWith("2")).mapToLong(Map.Entry::getValue).sum();
+        lat.append(String.format(Locale.ROOT, " %s %.0f/%.0f%s", phase, ms(h, 50), ms(h, 99), bad == 0 ? "" : " (" + bad + " not 2xx)"));
+      }
+      line(b, "  %-24s p50/p99 ms:%s", w, lat);
+    }
   }
 
   private static void line(StringBuilder b, String format, Object... args) {

@@ -24,7 +24,11 @@ final class Sale {
   final long lobbyOpensAt;
   final long startsAt;
   private volatile boolean over;
+  /** While a slow-payments fault lasts: the processor is slow for every fan who pays. */
+  private volatile boolean slowPayments;
   private volatile CompletableFuture<JsonNode> manifest;
+  /** The crowd's proof-of-work solvers, when the on-sale asks for proof of work (null otherwise). */
+  volatile Puzzles puzzles;
   private volatile long manifestAt;
   /** The hot rows' seat ids in seat-map order, as the first seat map read showed them (see {@link Scenario.HotSeatSpec}). */
   private volatile List<List<String>> hotRows;
@@ -83,6 +87,18 @@ final class Sale {
 
   String path(String rest) {
     return "/api/events/" + eventId + rest;
+  }
+
+  void slowPayments(boolean slow) {
+    slowPayments = slow;
+  }
+
+  /**
+   * The payment token a fan's card stands for now: while payments are slowed (a fault), a good
+   * card meets the slow processor (tok_slow, whose delay the fault set); otherwise the card's own.
+   */
+  String paymentToken(String card) {
+    return slowPayments && card.equals("tok_visa") ? "tok_slow" : card;
   }
 
   boolean over() {

@@ -17,14 +17,20 @@ import java.util.List;
  * requires. Later scenarios (hot seats, presale, faults, staggered events) add sections here.
  */
 record Scenario(String name, String description, long seed, NodeSpec node, EventSpec event, OnSaleSpec onsale,
-                HumanSpec humans, List<BotGroup> bots, MeasureSpec measure, GateSpec gate, RunSpec run, HotSeatSpec hotSeats) {
+                HumanSpec humans, List<BotGroup> bots, MeasureSpec measure, GateSpec gate, RunSpec run, HotSeatSpec hotSeats,
+                FaultSpec fault, CalibrationSpec calibration) {
 
   record NodeSpec(String heap, List<String> javaOptions) {}
 
   record EventSpec(int seats, int holdSeconds, int holdJitterSeconds, int maxSeatsPerAccount) {}
 
+  /**
+   * The on-sale's schedule and dials; with {@code presale}, a share {@code registrants} of the
+   * humans (and every bot account) register before it, and {@code invitations} of the
+   * registrants, sampled by the event, get a code to join with.
+   */
   record OnSaleSpec(Duration lobbyOpensIn, Duration lobby, int admissionPerMinute, int maxActiveShoppers, boolean presale,
-                    int powBits) {}
+                    int powBits, double registrants, int invitations) {}
 
   /** Humans: how many, when they arrive (shares before the start and in the spike; the rest is the tail), how they shop. */
   record HumanSpec(int count, double beforeStart, double spike, Duration spikeWindow, Duration tailWindow, Duration poll,
@@ -60,6 +66,32 @@ record Scenario(String name, String description, long seed, NodeSpec node, Event
    */
   record HotSeatSpec(double share, String zone, int rows, int attempts) {}
 
+  /**
+   * A fault injected while the sale runs (the seed, 9.2): {@code kind} none, slow-payments,
+   * pause-admissions or kill-node; {@code atAfterStart} when (null: at the sale's peak, see
+   * {@link Fault#atPeak}); {@code lasts} until it is undone (payments fast again, admissions
+   * resumed, the node restarted); {@code window} how long after it the report looks at what fans
+   * met. slow-payments makes the payment simulator answer after {@code paymentDelay}, and every
+   * fan who pays meanwhile meets it; kill-node kills the chaos cluster's node {@code node}
+   * ({@code host}: the one hosting the event's inventory) through the scripts in {@code chaosDir}.
+   */
+  record FaultSpec(Fault.Kind kind, Duration atAfterStart, Duration lasts, Duration window, Duration paymentDelay, String node,
+                   String chaosDir) {
+    boolean any() {
+      return kind != Fault.Kind.NONE;
+    }
+
+    FaultSpec withKind(Fault.Kind k, Duration at) {
+      return new FaultSpec(k, at, lasts, window, paymentDelay, node, chaosDir);
+    }
+  }
+
+  /**
+   * What the calibration holds the run against: the p99 every fan call must keep, and the demand
+   * the manager plans for, as a multiple of the crowd that came ({@code --demand 4x}).
+   */
+  record CalibrationSpec(Duration p99Target, double demand) {}
+
   record RunSpec(Duration maxAfterStart, Duration afterSoldOut, int inFlight, int prepareInFlight, Duration callTimeout,
                  int warmUpJoins) {}
 
@@ -88,7 +120,8 @@ record Scenario(String name, String description, long seed, NodeSpec node, Event
         new EventSpec(c.getInt("event.seats"), c.getInt("event.hold-seconds"), c.getInt("event.hold-jitter-seconds"),
             c.getInt("event.max-seats-per-account")),
         new OnSaleSpec(c.getDuration("onsale.lobby-opens-in"), c.getDuration("onsale.lobby"), c.getInt("onsale.admission-per-minute"),
-            c.getInt("onsale.max-active-shoppers"), c.getBoolean("onsale.presale"), c.getInt("onsale.pow-bits")),
+            c.getInt("onsale.max-active-shoppers"), c.getBoolean("onsale.presale"), c.getInt("onsale.pow-bits"),
+            c.getDouble("onsale.registrants"), c.getInt("onsale.invitations")),
         new HumanSpec(h.getInt("count"), arrivals.getDouble("before-start"), arrivals.getDouble("spike"),
             arrivals.getDuration("spike-window"), arrivals.getDuration("tail-window"), h.getDuration("poll"),
             h.getIntList("quantity").get(0), h.getIntList("quantity").get(1), h.getDurationList("think").get(0),
@@ -101,9 +134,19 @@ record Scenario(String name, String description, long seed, NodeSpec node, Event
         new RunSpec(c.getDuration("run.max-after-start"), c.getDuration("run.after-sold-out"), c.getInt("run.in-flight"),
             c.getInt("run.prepare-in-flight"), c.getDuration("run.call-timeout"), c.getInt("run.warm-up-joins")),
         new HotSeatSpec(h.getDouble("hot-seats.share"), h.getString("hot-seats.zone"), h.getInt("hot-seats.rows"),
-            h.getInt("hot-seats.attempts")));
+            h.getInt("hot-seats.attempts")),
+        faultSpec(c.getConfig("fault")),
+        new CalibrationSpec(c.getDuration("calibration.p99-target"), c.getDouble("calibration.demand")));
     s.check();
     return s;
+  }
+
+  private static FaultSpec faultSpec(Config f) {
+    String at = f.getString("at");
+    String node = f.getString("kill-node.node");
+    if (!node.equals("host") && !node.matches("[123]")) throw new IllegalArgumentException("fault.kill-node.node: host, 1, 2 or 3");
+    return new FaultSpec(Fault.Kind.named(f.getString("kind")), at.equals("peak") ? null : f.getDuration("at"), f.getDuration("for"),
+        f.getDuration("window"), f.getDuration("slow-payments.delay"), node, f.getString("kill-node.chaos-dir"));
   }
 
   private void check() {
@@ -119,11 +162,29 @@ record Scenario(String name, String description, long seed, NodeSpec node, Event
     if (hotSeats.share() < 0 || hotSeats.share() > 1 || hotSeats.rows() < 1 || hotSeats.attempts() < 1) {
       throw new IllegalArgumentException("humans.hot-seats: share 0-1, rows and attempts >= 1");
     }
+    if (fault.lasts().isNegative() || fault.lasts().isZero() || fault.window().isNegative()
+        || fault.atAfterStart() != null && fault.atAfterStart().isNegative()) {
+      throw new IllegalArgumentException("fault: at >= 0 (or peak), for > 0, window >= 0");
+    }
+    if (onsale.registrants() < 0 || onsale.registrants() > 1 || onsale.invitations() < 0 || onsale.powBits() < 0 || onsale.powBits() > 24) {
+      throw new IllegalArgumentException("onsale: registrants 0-1, invitations >= 0, pow-bits 0-24");
+    }
+    if (calibration.demand() < 1) throw new IllegalArgumentException("calibration.demand: 1 (the crowd that came) or more");
     for (BotGroup g : bots) {
       if (g.operators() < 0 || g.tabs() < 1 || g.accounts() < 1 || g.quantity() < 1) {
         throw new IllegalArgumentException("bots: operators >= 0, tabs, accounts and quantity >= 1");
       }
     }
+  }
+
+  Scenario withFault(FaultSpec f) {
+    return new Scenario(name, description, seed, node, event, onsale, humans, bots, measure, gate, run, hotSeats, f, calibration);
+  }
+
+  Scenario withDemand(double demand) {
+    if (demand < 1) throw new IllegalArgumentException("--demand: 1x (the crowd that came) or more");
+    return new Scenario(name, description, seed, node, event, onsale, humans, bots, measure, gate, run, hotSeats, fault,
+        new CalibrationSpec(calibration.p99Target(), demand));
   }
 
   int botOperators() {

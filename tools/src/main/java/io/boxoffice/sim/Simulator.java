@@ -36,7 +36,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class Simulator {
 
   /** What the command line asks for. */
-  record Options(Path scenario, Long seed, Integer humans, String target, String adminToken, Path out, Path jar, Path root) {
+  record Options(Path scenario, Long seed, Integer humans, String target, String adminToken, Path out, Path jar, Path root,
+                 String fault, Double demand) {
     static Options parse(String[] args) {
       Path scenario = null;
       Long seed = null;
@@ -46,6 +47,8 @@ public final class Simulator {
       Path out = null;
       Path jar = null;
       Path root = Path.of("").toAbsolutePath();
+      String fault = null;
+      Double demand = null;
       for (int i = 0; i < args.length; i++) {
         String a = args[i];
         switch (a) {
@@ -55,6 +58,8 @@ public final class Simulator {
           case "--admin-token" -> token = args[++i];
           case "--out" -> out = Path.of(args[++i]);
           case "--jar" -> jar = Path.of(args[++i]);
+          case "--fault" -> fault = args[++i];
+          case "--demand" -> demand = Double.parseDouble(args[++i].replaceAll("[xX]$", ""));
           default -> {
             if (a.startsWith("-")) throw new IllegalArgumentException("unknown option " + a);
             if (scenario != null) throw new IllegalArgumentException("one scenario at a time");
@@ -65,7 +70,7 @@ public final class Simulator {
       if (scenario == null) throw new IllegalArgumentException("name a scenario (see sim/scenarios/)");
       if (target != null && token == null) throw new IllegalArgumentException("--target needs --admin-token");
       return new Options(scenario, seed, humans, target, token, out, jar == null ? root.resolve("server/target/boxoffice.jar") : jar,
-          root);
+          root, fault, demand);
     }
   }
 
@@ -99,8 +104,10 @@ public final class Simulator {
   static String usage() {
     return """
         usage: sim/run SCENARIO [--seed N] [--humans N] [--target URL --admin-token T] [--out DIR]
+                           [--fault KIND[@AT]] [--demand Nx]
 
-          SCENARIO   a name under sim/scenarios/ (smoke, seed-section-8) or a .conf file
+          SCENARIO   a name under sim/scenarios/ (smoke, seed-section-8, spike, hot-seats, presale,
+                     sybil, proof-of-work, stadium) or a .conf file
           --seed N   the crowd's seed (default: the scenario's); the same seed makes the same crowd
           --humans N that many humans instead of the scenario's count
           --target URL --admin-token T
@@ -110,6 +117,12 @@ public final class Simulator {
                      its rate limits, so run it beside the node or add this host as a proxy
           --out DIR  where the report goes (default target/sim/<scenario>-<time>/)
           --jar FILE the node to start (default server/target/boxoffice.jar)
+          --fault KIND[@AT]
+                     break something at the sale's peak (or AT after the start, e.g. @20s) and
+                     undo it after fault.for: slow-payments, pause-admissions, or kill-node
+                     (with --target of a chaos/cluster: the node hosting the event, through
+                     chaos/kill-node and chaos/restart-node); the report shows what fans met
+          --demand N the demand the calibration plans for, as N times the crowd (4x)
 
         Without --target, starts server/target/boxoffice.jar on the embedded H2 in a fresh data
         directory on free ports, with account creation made cheap for the crowd's sign-up (on that
@@ -125,12 +138,18 @@ public final class Simulator {
           share-token        an admitted token used by another account and from another network
           no-token           hold and checkout without a queue token, and with a forged one
           hold-max-never-pay holds the most seats it may and never pays
+          proof-of-work      solves each join's proof of work with every core (pages use one)
         """;
   }
 
   static Result run(Options o) throws Exception {
     Scenario scenario = Scenario.load(o.scenario());
     if (o.seed() != null || o.humans() != null) scenario = override(scenario, o.seed(), o.humans());
+    if (o.fault() != null) scenario = scenario.withFault(faultOption(scenario.fault(), o.fault()));
+    if (o.demand() != null) scenario = scenario.withDemand(o.demand());
+    if (scenario.fault().kind() == Fault.Kind.KILL_NODE && o.target() == null) {
+      throw new IllegalArgumentException("fault kill-node needs --target of a chaos/cluster (the simulator's own node is the whole sale)");
+    }
     String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
     Path dir = o.out() != null ? o.out() : o.root().resolve("target/sim/" + scenario.name() + "-" + stamp);
     Files.createDirectories(dir);
@@ -150,10 +169,21 @@ public final class Simulator {
         base = o.target();
         token = o.adminToken();
       }
-      return new Simulator(scenario, dir, base, token, stamp).simulate();
+      return new Simulator(scenario, dir, base, token, stamp, node != null).simulate();
     } finally {
       if (node != null) node.close();
     }
+  }
+
+  /** {@code --fault KIND[@AT]}: AT is {@code peak} or a time after the start (20s); without it, the scenario's. */
+  static Scenario.FaultSpec faultOption(Scenario.FaultSpec spec, String option) {
+    String[] parts = option.split("@", 2);
+    Fault.Kind kind = Fault.Kind.named(parts[0]);
+    if (parts.length == 1) return spec.withKind(kind, spec.atAfterStart());
+    if (parts[1].equals("peak")) return spec.withKind(kind, null);
+    Duration at = com.typesafe.config.ConfigFactory.parseString("at = " + parts[1]).getDuration("at");
+    if (at.isNegative()) throw new IllegalArgumentException("--fault KIND@AT: AT is peak or a time after the start");
+    return spec.withKind(kind, at);
   }
 
   private static Scenario override(Scenario s, Long seed, Integer humans) {
@@ -162,7 +192,7 @@ public final class Simulator {
         h.tailWindow(), h.poll(), h.minQuantity(), h.maxQuantity(), h.minThink(), h.maxThink(), h.decline(), h.slow(),
         h.minSlowThink(), h.maxSlowThink(), h.abandon());
     return new Scenario(s.name(), s.description(), seed == null ? s.seed() : seed, s.node(), s.event(), s.onsale(), nh, s.bots(),
-        s.measure(), s.gate(), s.run(), s.hotSeats());
+        s.measure(), s.gate(), s.run(), s.hotSeats(), s.fault(), s.calibration());
   }
 
   // ---- one run ----------------------------------------------------------------------------
@@ -176,8 +206,15 @@ public final class Simulator {
   private final ScheduledExecutorService scheduler = Executors.newScheduledThreadPool(2, daemon("sim-timer"));
   private final ExecutorService httpThreads = Executors.newFixedThreadPool(3, daemon("sim-http"));
   private final Timeline timeline = new Timeline();
+  private final boolean ownNode;
+  private final ExecutorService faultThread = Executors.newSingleThreadExecutor(daemon("sim-fault"));
+  private Fault.Breaker breaker;
+  private final List<String> faultLog = new java.util.concurrent.CopyOnWriteArrayList<>();
+  private long faultAt = -1;
+  private long faultUndoneAt = -1;
 
-  private Simulator(Scenario scenario, Path dir, String base, String adminToken, String stamp) {
+  private Simulator(Scenario scenario, Path dir, String base, String adminToken, String stamp, boolean ownNode) {
+    this.ownNode = ownNode;
     this.scenario = scenario;
     this.dir = dir;
     this.base = base;
@@ -204,6 +241,8 @@ public final class Simulator {
     long prepared = signUpAndIn(crowd, prepare);
     say("crowd signed in after " + seconds(System.currentTimeMillis() - began) + " (" + prepared + " tabs without a session)");
     warmUp(crowd, admin, prepare);
+    warmConnections(crowd, store);
+    if (scenario.onsale().presale()) presale(crowd, admin, prepare);
 
     long lobbyOpensAt = System.currentTimeMillis() + scenario.onsale().lobbyOpensIn().toMillis();
     long startsAt = lobbyOpensAt + scenario.onsale().lobby().toMillis();
@@ -215,9 +254,19 @@ public final class Simulator {
         scheduler);
     traffic.origin(startsAt);
     Sale sale = new Sale(scenario, eventId, traffic, lobbyOpensAt);
+    // A page solves on one core; two pages at once leave the node its share of this machine.
+    if (os.powBits() > 0) sale.puzzles = new Puzzles(2);
+    if (scenario.fault().any()) breaker = Fault.breaker(scenario.fault(), admin, eventId, sale, ownNode);
     schedule(crowd, sale);
 
-    long soldOutAt = watch(sale, crowd, admin, traffic);
+    long soldOutAt;
+    try {
+      soldOutAt = watch(sale, crowd, admin, traffic);
+    } finally {
+      if (faultAt >= 0 && faultUndoneAt < 0) undoFault(traffic, System.currentTimeMillis());
+      faultThread.shutdown();
+      faultThread.awaitTermination(2, TimeUnit.MINUTES);
+    }
     sale.end();
     say("the run ends: letting calls in flight finish");
     long drainUntil = System.currentTimeMillis() + scenario.run().callTimeout().toMillis() + 2000;
@@ -225,8 +274,11 @@ public final class Simulator {
     JsonNode finalStats = admin.stats(eventId);
     if (finalStats != null) timeline.add(System.currentTimeMillis(), finalStats, 0, 0, traffic.sent.sum());
     scheduler.shutdownNow();
+    if (sale.puzzles != null) sale.puzzles.close();
 
-    Report report = new Report(sale, crowd, timeline, prepare, finalStats, soldOutAt, System.currentTimeMillis() - began);
+    Fault.Happened fault = faultAt < 0 ? null
+        : new Fault.Happened(scenario.fault(), faultAt, faultUndoneAt, List.copyOf(faultLog));
+    Report report = new Report(sale, crowd, timeline, prepare, finalStats, soldOutAt, System.currentTimeMillis() - began, fault);
     Result result = report.write(dir);
     System.out.print(report.summary());
     httpThreads.shutdownNow();
@@ -302,6 +354,72 @@ public final class Simulator {
     say("warm-up: " + joins + " joins to another event's lobby in " + seconds(System.currentTimeMillis() - began));
   }
 
+  /**
+   * A presale before the sale: the on-sale is scheduled an hour away (a presale event takes
+   * registrations), a seeded share of the humans and every bot account register, the event
+   * samples its invitations among the registrants, and each invited account keeps its code.
+   */
+  private void presale(Crowd crowd, Admin admin, Traffic t) throws InterruptedException {
+    long began = System.currentTimeMillis();
+    Scenario.OnSaleSpec os = scenario.onsale();
+    admin.scheduleOnSale(eventId, new Admin.OnSale(Instant.ofEpochMilli(began + 3_600_000L), Instant.ofEpochMilli(began + 7_200_000L),
+        os.admissionPerMinute(), os.maxActiveShoppers(), true, os.powBits()));
+    java.util.SplittableRandom r = new java.util.SplittableRandom(scenario.seed() ^ 0x9e3779b97f4a7c15L);
+    List<CompletableFuture<?>> all = new ArrayList<>();
+    for (Account a : crowd.accounts) {
+      boolean registers = a.bot ? a.joins : r.nextDouble() < os.registrants();
+      Tab tab = a.tabs.get(0);
+      if (!registers || tab.identity == null) continue;
+      all.add(t.retrying("presale registration", tab, "POST", "/api/events/" + eventId + "/presale/registrations", "{}", Map.of(), 10)
+          .thenAccept(reply -> a.registered = reply.status() == 201 || reply.status() == 200 || reply.status() == 409));
+    }
+    try {
+      CompletableFuture.allOf(all.toArray(CompletableFuture[]::new)).get(10, TimeUnit.MINUTES);
+    } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+      say("the presale registrations did not finish: " + e);
+    }
+    Map<String, Account> byId = new java.util.HashMap<>();
+    for (Account a : crowd.accounts) if (a.accountId != null) byId.put(a.accountId, a);
+    Storefront.Reply invited = admin.call("POST", "/admin/events/" + eventId + "/presale/invitations",
+        "{\"count\":" + Math.max(1, os.invitations()) + "}");
+    if (invited.status() != 200) throw new IllegalStateException("presale invitations: " + invited);
+    int codes = 0;
+    for (com.fasterxml.jackson.databind.JsonNode i : invited.json().path("invitations")) {
+      Account a = byId.get(i.path("accountId").asText());
+      if (a == null) continue;
+      a.presaleCode = i.path("code").asText();
+      codes++;
+    }
+    say(String.format(Locale.ROOT, "presale: %,d accounts registered, %,d invited, in %s", crowd.accounts.stream().filter(a -> a.registered)
+        .count(), codes, seconds(System.currentTimeMillis() - began)));
+  }
+
+  /**
+   * Opens the crowd's {@code run.in-flight} connections before the sale (as many reads of the
+   * warm-up event's manifest at once), so that the sale's first burst does not also open them
+   * all at once. The simulator's connections are its own transport, shared by every simulated
+   * fan; a cold pool put the opening of hundreds of connections into the spike's join latency (its
+   * p99 over a second in the first seconds) and some joins past the connect timeout.
+   */
+  private void warmConnections(Crowd crowd, Storefront store) throws InterruptedException {
+    if (scenario.run().warmUpJoins() <= 0 || crowd.humans.isEmpty()) return;
+    int n = scenario.run().inFlight();
+    Traffic open = new Traffic(store, eventId + "-w", n, scenario.run().callTimeout(), scenario.measure().bucket(), scheduler);
+    List<CompletableFuture<?>> all = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      Tab tab = crowd.humans.get(i % crowd.humans.size()).tab;
+      if (tab.identity == null) continue;
+      all.add(open.call("connection warm-up", tab, "GET", "/api/events/" + eventId + "-w/queue/manifest", null,
+          Map.of("Cookie", "bo_id=" + tab.identity)));
+    }
+    try {
+      CompletableFuture.allOf(all.toArray(CompletableFuture[]::new)).get(1, TimeUnit.MINUTES);
+    } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+      say("the connection warm-up did not finish: " + e);
+    }
+    say("warm-up: " + all.size() + " connections opened, answers " + open.answers());
+  }
+
   /** Every human and every bot tab arrives at its time (tabs of a bot within 50 ms of each other). */
   private void schedule(Crowd crowd, Sale sale) {
     long now = System.currentTimeMillis();
@@ -348,6 +466,7 @@ public final class Simulator {
       }
       if (stats != null) {
         timeline.add(now, stats, waiting, shopping, traffic.sent.sum());
+        fault(timeline.last(), sale, traffic, now);
         if (soldOutAt < 0 && stats.path("state").asText().equals("sold_out") && now > sale.startsAt) {
           soldOutAt = now;
           end = Math.min(end, now + scenario.run().afterSoldOut().toMillis());
@@ -374,6 +493,40 @@ public final class Simulator {
       TimeUnit.MILLISECONDS.sleep(Math.max(50, 1000 - (System.currentTimeMillis() - now)));
     }
     return soldOutAt;
+  }
+
+  /**
+   * At each look: the sale's start opens the "before" window; the fault fires when it is due
+   * (at the peak, or at its time) and opens "during"; after fault.for it is undone and "after"
+   * opens; fault.window later calls are counted in no window again. Injecting and undoing run
+   * on their own thread, so the looks go on meanwhile.
+   */
+  private void fault(Timeline.Sample look, Sale sale, Traffic traffic, long now) {
+    Scenario.FaultSpec spec = scenario.fault();
+    if (breaker == null) return;
+    if (faultAt < 0) {
+      if (now >= sale.startsAt) traffic.window(Fault.BEFORE);
+      if (!Fault.due(spec, look, sale.startsAt, scenario.onsale().maxActiveShoppers(), scenario.event().seats())) return;
+      faultAt = now;
+      traffic.window(Fault.DURING);
+      say("fault at t=" + seconds(now - sale.startsAt) + ": " + spec.kind().label + " for " + spec.lasts().toSeconds() + " s");
+      faultThread.submit(() -> log(now, breaker.inject()));
+    } else if (faultUndoneAt < 0 && now >= faultAt + spec.lasts().toMillis()) {
+      undoFault(traffic, now);
+    } else if (faultUndoneAt >= 0 && now >= faultUndoneAt + spec.window().toMillis()) {
+      traffic.window(null);
+    }
+  }
+
+  private void undoFault(Traffic traffic, long now) {
+    faultUndoneAt = now;
+    traffic.window(Fault.AFTER);
+    faultThread.submit(() -> log(now, breaker.undo()));
+  }
+
+  private void log(long at, String what) {
+    faultLog.add(String.format(Locale.ROOT, "%tT %s", at, what));
+    say("fault: " + what);
   }
 
   static String seconds(long millis) {

@@ -21,6 +21,8 @@ final class Tab {
   volatile long shownWaitSeconds = -1;
   volatile long shownAt;
   volatile long admittedSeenAt;
+  /** When its owner was done shopping (paid, refused or walked away), epoch ms; 0 before. */
+  volatile long doneAt;
   final AtomicBoolean admitted = new AtomicBoolean();
   final AtomicBoolean done = new AtomicBoolean();
   /** What the tab's owner does once its page says "admitted" (runs once). */

@@ -41,6 +41,10 @@ final class Traffic {
   private final LongAdder fiveXx = new LongAdder();
   private final int inFlightLimit;
   private volatile long origin;
+  /** The part of the run calls sent now belong to (around a fault: before, during, after), or null. */
+  private volatile String window;
+  private final Map<String, Map<String, Histogram>> latencyByWindow = new ConcurrentHashMap<>();
+  private final Map<String, Counts<String>> answersByWindow = new ConcurrentHashMap<>();
 
   Traffic(Storefront store, String eventId, int inFlight, Duration timeout, Duration bucket, ScheduledExecutorService scheduler) {
     this.store = store;
@@ -66,12 +70,13 @@ final class Traffic {
     CompletableFuture<Storefront.Reply> out = new CompletableFuture<>();
     Runnable send = () -> {
       long started = System.nanoTime();
+      String inWindow = window;
       sent.increment();
       int node = tab == null ? 0 : tab.account.id % store.nodes();
       store.send(phase, node, method, path, body, timeout, headers).whenComplete((r, error) -> {
         release();
         Storefront.Reply reply = r != null ? r : new Storefront.Reply(Storefront.NO_ANSWER, String.valueOf(error), null, node);
-        record(phase, reply, (System.nanoTime() - started) / 1000);
+        record(phase, reply, (System.nanoTime() - started) / 1000, inWindow);
         if (tab != null) reply.setCookie("bo_q_" + eventId).ifPresent(t -> tab.queueToken = t.isEmpty() ? null : t);
         out.complete(reply);
       });
@@ -146,8 +151,20 @@ final class Traffic {
     return fiveXx.sum();
   }
 
-  private void record(String phase, Storefront.Reply reply, long micros) {
+  /** Calls sent from now on are counted in {@code label} too (null: in no window). */
+  void window(String label) {
+    this.window = label;
+  }
+
+  private void record(String phase, Storefront.Reply reply, long micros, String inWindow) {
     if (reply.status() >= 500) fiveXx.increment();
+    if (reply.answered() && inWindow != null) {
+      Histogram h = latencyByWindow.computeIfAbsent(inWindow, w -> new ConcurrentHashMap<>())
+          .computeIfAbsent(phase, p -> new Histogram(MAX_MICROS, 2));
+      synchronized (h) {
+        h.recordValue(Math.min(MAX_MICROS, Math.max(1, micros)));
+      }
+    }
     if (reply.answered()) {
       long bucket = Math.floorDiv(System.currentTimeMillis() - origin, bucketMillis);
       Histogram all = latency.computeIfAbsent(phase, p -> new Histogram(MAX_MICROS, 2));
@@ -164,6 +181,29 @@ final class Traffic {
     String key = !reply.answered() ? (reply.status() == Storefront.TIMED_OUT ? "timed out" : "no answer")
         : reply.status() < 400 ? Integer.toString(reply.status()) : reply.status() + " " + reply.error();
     answers.increment(phase, key);
+    if (inWindow != null) answersByWindow.computeIfAbsent(inWindow, w -> new Counts<>()).increment(phase, key);
+  }
+
+  /** window -> phase -> latency of the calls sent in it (copies). */
+  Map<String, Map<String, Histogram>> latencyByWindow() {
+    Map<String, Map<String, Histogram>> out = new TreeMap<>();
+    latencyByWindow.forEach((w, byPhase) -> {
+      Map<String, Histogram> copy = new TreeMap<>();
+      byPhase.forEach((phase, h) -> {
+        synchronized (h) {
+          copy.put(phase, h.copy());
+        }
+      });
+      out.put(w, copy);
+    });
+    return out;
+  }
+
+  /** window -> phase -> "status error" -> count, of the calls sent in it. */
+  Map<String, Map<String, Map<String, Long>>> answersByWindow() {
+    Map<String, Map<String, Map<String, Long>>> out = new TreeMap<>();
+    answersByWindow.forEach((w, c) -> out.put(w, c.snapshot()));
+    return out;
   }
 
   /** Every phase's latency over the whole run (a copy). */

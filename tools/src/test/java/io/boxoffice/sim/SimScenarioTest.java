@@ -14,11 +14,27 @@ class SimScenarioTest {
 
   @Test
   void theShippedScenariosParse() {
-    for (String name : List.of("smoke", "seed-section-8", "spike", "hot-seats")) {
+    for (String name : List.of("smoke", "seed-section-8", "spike", "hot-seats", "presale", "sybil", "stadium", "proof-of-work")) {
       Scenario s = Scenario.load(Path.of("sim/scenarios/" + name + ".conf"));
       assertEquals(name, s.name());
       assertTrue(s.humans().count() > 0 && s.botOperators() > 0, name);
     }
+  }
+
+  @Test
+  void thePresaleSybilStadiumAndProofOfWorkScenariosAreWhatTheirFilesSay() {
+    Scenario presale = Scenario.load(Path.of("sim/scenarios/presale.conf"));
+    assertTrue(presale.onsale().presale() && presale.onsale().invitations() == 1000 && presale.onsale().registrants() == 0.8);
+    Crowd sybils = Crowd.of(Scenario.load(Path.of("sim/scenarios/sybil.conf")), "t");
+    assertEquals(200, sybils.botAccountsJoining());
+    assertEquals(200, sybils.accounts.stream().filter(a -> a.bot).map(a -> a.tabs.get(0).forwardedFor).distinct().count(),
+        "every sybil account on a network of its own");
+    Scenario stadium = Scenario.load(Path.of("sim/scenarios/stadium.conf"));
+    assertEquals(70_000, stadium.event().seats());
+    assertEquals(100_000, stadium.humans().count());
+    Crowd pow = Crowd.of(Scenario.load(Path.of("sim/scenarios/proof-of-work.conf")), "t");
+    assertEquals(30, pow.accounts.stream().filter(a -> a.fullCpuPow).count(), "3 operators x 10 accounts solve with every core");
+    assertTrue(pow.accounts.stream().noneMatch(a -> !a.bot && a.fullCpuPow));
   }
 
   @Test
