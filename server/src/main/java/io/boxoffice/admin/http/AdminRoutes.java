@@ -1,10 +1,22 @@
 package io.boxoffice.admin.http;
 
+import io.boxoffice.admin.http.AdminJson.VenueRequest;
+import io.boxoffice.admin.http.AdminJson.OnSaleRequest;
+import io.boxoffice.admin.http.AdminJson.RatesRequest;
+import io.boxoffice.admin.http.AdminJson.EventRequest;
+import io.boxoffice.admin.http.AdminJson.EventSummary;
+import io.boxoffice.admin.http.AdminJson.EventList;
+import io.boxoffice.admin.http.AdminJson.VenueSummary;
+import io.boxoffice.admin.http.AdminJson.VenueList;
+import io.boxoffice.admin.http.AdminJson.VenueCreated;
+import io.boxoffice.admin.http.AdminJson.EventState;
+import io.boxoffice.admin.http.AdminJson.SeatCounts;
+import io.boxoffice.admin.http.AdminJson.EventStats;
+import io.boxoffice.admin.http.AdminJson.Schedule;
 import io.boxoffice.admin.Directory;
 import io.boxoffice.admin.LiveCounters;
 import static org.apache.pekko.http.javadsl.server.PathMatchers.segment;
 
-import com.fasterxml.jackson.annotation.JsonInclude;
 import io.boxoffice.common.ReadSide;
 import io.boxoffice.edge.Api;
 import io.boxoffice.edge.ApiError;
@@ -17,7 +29,6 @@ import io.boxoffice.queue.domain.PresaleCodes;
 import io.boxoffice.queue.PresaleRegistry;
 import io.boxoffice.queue.WaitingRoom;
 import io.boxoffice.queue.domain.Phase;
-import io.boxoffice.queue.domain.Refusal;
 import io.boxoffice.queue.domain.Seats;
 import io.boxoffice.venue.domain.StadiumGenerator;
 import io.boxoffice.venue.Venue;
@@ -34,7 +45,6 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.RecipientRef;
-import org.apache.pekko.actor.typed.javadsl.AskPattern;
 import org.apache.pekko.cluster.sharding.typed.javadsl.ClusterSharding;
 import org.apache.pekko.cluster.sharding.typed.javadsl.EntityRef;
 import org.apache.pekko.http.javadsl.marshalling.sse.EventStreamMarshalling;
@@ -49,75 +59,6 @@ import org.slf4j.LoggerFactory;
 /** Event managers' calls under {@code /admin}, behind the admin bearer token. */
 public final class AdminRoutes extends AllDirectives {
 
-  /** {@code POST /admin/venues}: explicit sections, or a generated layout. */
-  public record VenueRequest(String venueId, String name, List<VenueLayout.Section> sections, Generate generate) {}
-
-  /** A generated layout: {@code {"layout":"stadium","seats":70000}}. */
-  public record Generate(String layout, Integer seats) {}
-
-  /** {@code PUT /admin/events/{id}/onsale}: times are ISO-8601; times in the past mean now. */
-  public record OnSaleRequest(String lobbyOpensAt, String startsAt, Integer admissionPerMinute, Integer maxActiveShoppers,
-                              Boolean presale, Integer powBits) {}
-
-  /** {@code POST /admin/events/{id}/presale/invitations}. */
-  public record InvitationsRequest(Integer count) {}
-
-  /** {@code PUT /admin/payments/simulator}: how slow tok_slow is and how often calls fail, on this node. */
-  public record SimulatorRequest(Long slowDelayMs, Double failureRate) {}
-
-  /** {@code PATCH /admin/events/{id}/onsale}. */
-  public record RatesRequest(Integer admissionPerMinute, Integer maxActiveShoppers) {}
-
-  /** {@code POST /admin/events}: without {@code onsale} the event is created closed. */
-  public record EventRequest(String eventId, String venueId, String name, Map<String, Integer> prices,
-                             Integer holdSeconds, Integer holdJitterSeconds, Integer maxSeatsPerAccount, String startsAt,
-                             OnSaleRequest onsale) {}
-
-  /** One row of {@code GET /admin/events}. */
-  public record EventSummary(String eventId, String name, String venueId, String state) {}
-
-  /** {@code GET /admin/events}. */
-  public record EventList(List<EventSummary> events) {}
-
-  /** One row of {@code GET /admin/venues}. */
-  public record VenueSummary(String venueId, String name, int seatCount) {}
-
-  /** {@code GET /admin/venues}. */
-  public record VenueList(List<VenueSummary> venues) {}
-
-  /** 201 of {@code POST /admin/venues}. */
-  public record VenueCreated(String venueId, int seatCount) {}
-
-  /** An event's id and state: 201 of {@code POST /admin/events}, 200 of {@code .../open}. */
-  public record EventState(String eventId, String state) {}
-
-  /** Seat counts of {@code GET /admin/events/{id}/stats}. */
-  public record SeatCounts(int available, int held, int sold) {}
-
-  /** {@code GET /admin/events/{id}/stats}; {@code onsale} only when the event has an on-sale schedule. */
-  @JsonInclude(JsonInclude.Include.NON_NULL)
-  public record EventStats(String state, long lobby, long admittedUpTo, long activeShoppers, SeatCounts seats, int orders,
-                           Schedule onsale) {}
-
-  /** An on-sale schedule as managers read it back: times in ISO-8601 UTC. */
-  public record Schedule(String eventId, String state, String lobbyOpensAt, String startsAt, int admissionPerMinute,
-                         int maxActiveShoppers, boolean presale, int powBits, boolean paused) {
-    static Schedule of(WaitingRoom.Manifest m) {
-      return new Schedule(m.eventId(), m.state(), java.time.Instant.ofEpochMilli(m.lobbyOpensAt()).toString(),
-          java.time.Instant.ofEpochMilli(m.startsAt()).toString(), m.admissionPerMinute(), m.maxActiveShoppers(),
-          m.presale(), m.powBits(), m.paused());
-    }
-  }
-
-  /** 200 of {@code PUT /admin/payments/simulator}. */
-  public record SimulatorSettings(long slowDelayMs, double failureRate) {}
-
-  /** One sampled registrant and the presale code bound to account and event. */
-  public record Invitation(String accountId, String code) {}
-
-  /** 200 of {@code POST /admin/events/{id}/presale/invitations}. */
-  public record Invitations(List<Invitation> invitations) {}
-
   private final ActorSystem<?> system;
   private final Api api;
   private final byte[] adminToken;
@@ -130,6 +71,7 @@ public final class AdminRoutes extends AllDirectives {
   private final ReadSide readSide;
   private final LiveCounters counters;
   private final Duration liveInterval;
+  private final OnSaleRoutes onSale;
 
   public AdminRoutes(ActorSystem<?> system, Api api, String adminToken, long maxVenueBytes, PresaleCodes presale,
                      Function<String, RecipientRef<PresaleRegistry.Command>> registries, PaymentSimulator simulator,
@@ -145,6 +87,7 @@ public final class AdminRoutes extends AllDirectives {
     this.api = api;
     this.adminToken = adminToken.getBytes(StandardCharsets.UTF_8);
     this.maxVenueBytes = maxVenueBytes;
+    this.onSale = new OnSaleRoutes(system, api, presale, registries, simulator);
   }
 
   /** Live streams open now: each ends when its client goes. */
@@ -170,12 +113,8 @@ public final class AdminRoutes extends AllDirectives {
         path(segment("events").slash(segment()).slash("live"), eventId -> get(() -> live(eventId))),
         path(segment("events").slash(segment()).slash("onsale"), eventId -> concat(
             put(() -> api.body(OnSaleRequest.class, r -> schedule(eventId, r))),
-            patch(() -> api.body(RatesRequest.class, r -> rates(eventId, r))))),
-        path(segment("events").slash(segment()).slash("onsale").slash("pause"), eventId -> post(() -> paused(eventId, true))),
-        path(segment("events").slash(segment()).slash("onsale").slash("resume"), eventId -> post(() -> paused(eventId, false))),
-        path(segment("payments").slash("simulator"), () -> put(() -> api.body(SimulatorRequest.class, this::tuneSimulator))),
-        path(segment("events").slash(segment()).slash("presale").slash("invitations"),
-            eventId -> post(() -> api.body(InvitationsRequest.class, r -> invitations(eventId, r))))))));
+            patch(() -> api.body(RatesRequest.class, r -> onSale.rates(eventId, r))))),
+        onSale.routes()))));
   }
 
   /** 401 without a bearer token, 403 with a wrong one; compared in constant time. */
@@ -373,7 +312,8 @@ public final class AdminRoutes extends AllDirectives {
     CompletionStage<HttpResponse> response = requireAdmission(eventId)
         .thenCompose(ok -> room(eventId).<WaitingRoom.Reply>ask(ref -> new WaitingRoom.SetSchedule(schedule, ref), api.askTimeout()))
         .thenCompose(reply -> reply instanceof WaitingRoom.Manifest m
-            ? heard(m).thenApply(this::manifestReply) : CompletableFuture.completedFuture(manifestReply(reply)));
+            ? heard(m).thenApply(heardM -> OnSaleRoutes.manifestReply(api, heardM))
+            : CompletableFuture.completedFuture(OnSaleRoutes.manifestReply(api, reply)));
     return api.respond(response);
   }
 
@@ -392,56 +332,6 @@ public final class AdminRoutes extends AllDirectives {
       throw ApiError.badRequest(e.getMessage());
     }
     return schedule;
-  }
-
-  private Route rates(String eventId, RatesRequest r) {
-    if (r.admissionPerMinute() == null && r.maxActiveShoppers() == null) {
-      throw ApiError.badRequest("give admissionPerMinute and/or maxActiveShoppers");
-    }
-    if ((r.admissionPerMinute() != null && (r.admissionPerMinute() < 1 || r.admissionPerMinute() > 10_000_000))
-        || (r.maxActiveShoppers() != null && (r.maxActiveShoppers() < 1 || r.maxActiveShoppers() > 10_000_000))) {
-      throw ApiError.badRequest("admissionPerMinute and maxActiveShoppers must be 1-10000000");
-    }
-    return api.respond(room(eventId)
-        .<WaitingRoom.Reply>ask(ref -> new WaitingRoom.ChangeRates(r.admissionPerMinute(), r.maxActiveShoppers(), ref), api.askTimeout())
-        .thenApply(this::manifestReply));
-  }
-
-  private Route paused(String eventId, boolean paused) {
-    if (!VenueLayout.isValidEntityId(eventId)) return complete(api.error(404, "not_found", "no such event"));
-    return api.respond(room(eventId)
-        .<WaitingRoom.Reply>ask(ref -> new WaitingRoom.SetPaused(paused, ref), api.askTimeout())
-        .thenApply(this::manifestReply));
-  }
-
-  /** Chaos drills: slow payments down or make them fail, on this node's built-in simulator. */
-  private Route tuneSimulator(SimulatorRequest r) {
-    if (simulator == null) return complete(api.error(404, "not_found", "this node uses a real payment processor"));
-    long delay = r.slowDelayMs() == null ? simulator.slowDelay().toMillis() : r.slowDelayMs();
-    double rate = r.failureRate() == null ? simulator.failureRate() : r.failureRate();
-    if (delay < 0 || delay > 600_000 || rate < 0 || rate > 1) throw ApiError.badRequest("slowDelayMs must be 0-600000, failureRate 0-1");
-    simulator.tune(java.time.Duration.ofMillis(delay), rate);
-    return complete(api.json(200, new SimulatorSettings(delay, rate)));
-  }
-
-  /** A random sample of the presale's registrants, each with the code bound to account and event. */
-  private Route invitations(String eventId, InvitationsRequest r) {
-    if (r.count() == null || r.count() < 1 || r.count() > 1_000_000) throw ApiError.badRequest("count must be 1-1000000");
-    if (!VenueLayout.isValidEntityId(eventId)) return complete(api.error(404, "not_found", "no such event"));
-    CompletionStage<HttpResponse> response = AskPattern
-        .<PresaleRegistry.Command, PresaleRegistry.Sampled>ask(registries.apply(eventId), ref -> new PresaleRegistry.Sample(r.count(), ref),
-            api.askTimeout(), system.scheduler())
-        .thenApply(sampled -> api.json(200, new Invitations(sampled.accountIds().stream()
-            .map(account -> new Invitation(account, presale.codeFor(eventId, account))).toList())));
-    return api.respond(response);
-  }
-
-  private HttpResponse manifestReply(WaitingRoom.Reply reply) {
-    if (reply instanceof WaitingRoom.Rejected r) {
-      boolean notFound = Refusal.fromCode(r.code()).filter(Refusal.NOT_FOUND::equals).isPresent();
-      return api.error(notFound ? 404 : 409, r.code(), r.message());
-    }
-    return api.json(200, Schedule.of((WaitingRoom.Manifest) reply));
   }
 
   /** Makes the event's inventory require admitted queue passes; fails with a 404 for an unknown event. */

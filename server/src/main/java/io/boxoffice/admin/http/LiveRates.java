@@ -17,12 +17,12 @@ final class LiveRates {
 
   /** One reading: when ({@link System#nanoTime} for rates, epoch ms to show), the counters, and the stats it came with. */
   record Sample(long atNanos, long atMillis, long admittedUpTo, long orders, double seatsHeld, Map<String, Double> shed,
-                AdminRoutes.EventStats stats) {}
+                AdminJson.EventStats stats) {}
 
   /** One event of {@code GET /admin/events/{id}/live}: the stats' fields, then the rates. */
   @JsonInclude(JsonInclude.Include.NON_NULL)
-  record Live(String state, long lobby, long admittedUpTo, long activeShoppers, AdminRoutes.SeatCounts seats, int orders,
-              AdminRoutes.Schedule onsale, double admissionsPerMinute, double holdsPerSecond, double salesPerSecond,
+  record Live(String state, long lobby, long admittedUpTo, long activeShoppers, AdminJson.SeatCounts seats, int orders,
+              AdminJson.Schedule onsale, double admissionsPerMinute, double holdsPerSecond, double salesPerSecond,
               Map<String, Double> shed, Map<String, Double> shedTotal, long at) {}
 
   private Sample previous;
@@ -38,7 +38,7 @@ final class LiveRates {
       shedTotal.put(c, total);
       shed.put(c, perSecond(total - before.shed().getOrDefault(c, 0.0), seconds));
     }
-    AdminRoutes.EventStats s = now.stats();
+    AdminJson.EventStats s = now.stats();
     return new Live(s.state(), s.lobby(), s.admittedUpTo(), s.activeShoppers(), s.seats(), s.orders(), s.onsale(),
         round(perSecond(now.admittedUpTo() - before.admittedUpTo(), seconds) * 60),
         perSecond(now.seatsHeld() - before.seatsHeld(), seconds),

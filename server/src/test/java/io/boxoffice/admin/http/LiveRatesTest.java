@@ -7,8 +7,8 @@ import org.junit.jupiter.api.Test;
 
 /** The live dashboard's rates from counters between ticks. */
 class LiveRatesTest {
-  private static final AdminRoutes.EventStats STATS =
-      new AdminRoutes.EventStats("waiting", 0, 0, 0, new AdminRoutes.SeatCounts(10, 0, 0), 0, null);
+  private static final AdminJson.EventStats STATS =
+      new AdminJson.EventStats("waiting", 0, 0, 0, new AdminJson.SeatCounts(10, 0, 0), 0, null);
 
   private static LiveRates.Sample at(double seconds, long admitted, long orders, double held, Map<String, Double> shed) {
     return new LiveRates.Sample((long) (seconds * 1e9), 0, admitted, orders, held, shed, STATS);
