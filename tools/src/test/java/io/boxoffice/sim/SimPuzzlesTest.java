@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.boxoffice.common.Hmac;
-import io.boxoffice.queue.ProofOfWork;
+import io.boxoffice.queue.domain.ProofOfWork;
 import java.time.Clock;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
