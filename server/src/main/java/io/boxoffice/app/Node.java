@@ -267,7 +267,7 @@ public final class Node {
         system.executionContext());
     EdgeLine line = new EdgeLine(refs.rooms(), system.scheduler(), askTimeout);
     system.scheduler().scheduleWithFixedDelay(Duration.ofSeconds(1), Duration.ofSeconds(1), line::report, system.executionContext());
-    Bulkhead bulkhead = new Bulkhead(bo.getInt("edge.per-event-in-flight"));
+    Bulkhead bulkhead = new Bulkhead(bo.getInt("edge.per-event-in-flight"), bo.getInt("edge.node-in-flight"));
 
     AccountSettings accountSettings = AccountSettings.from(config);
     HashingPool hashing = new HashingPool(accountSettings.hashingThreads(), accountSettings.hashingQueue());
@@ -288,7 +288,10 @@ public final class Node {
         bo.getDuration("admin.live-interval"));
     metrics.gauge("boxoffice_admin_live_streams", "Managers' live dashboards streaming from this node",
         io.micrometer.core.instrument.Tags.empty(), admin::liveStreams);
-    BulkheadDirectives bulkheads = new BulkheadDirectives(bulkhead, api, metrics);
+    // The bulkhead sheds before a request names a known event: a made-up id's sheds are not a metric series.
+    BulkheadDirectives bulkheads = new BulkheadDirectives(bulkhead, api, (eventId, priority) -> {
+      if (manifests.known(eventId) != null) metrics.requestShed(eventId, priority);
+    });
     QueueRoutes queue = new QueueRoutes(api, bulkheads, identity, fans, manifests, queueTokens, line, pow, presale, refs.places(),
         refs.registries(), system.scheduler(), clock, tokenMaxAge);
     ShopRoutes shop = new ShopRoutes(api, bulkheads, identity,
