@@ -204,7 +204,7 @@ public final class Node {
           metrics.bindPools();
         },
         system.executionContext());
-    Bulkhead bulkhead = new Bulkhead(bo.getInt("edge.per-event-in-flight"));
+    Bulkhead bulkhead = new Bulkhead(bo.getInt("edge.per-event-in-flight"), bo.getInt("edge.node-in-flight"));
 
     AccountRoutes accounts = AccountsModule.routes(system, config, api, identityTokens);
     // Managers' calls are few and chain several asks to entities that may be new (shards to
@@ -215,7 +215,10 @@ public final class Node {
         metrics.live(), bo.getDuration("admin.live-interval"));
     metrics.gauge("boxoffice_admin_live_streams", "Managers' live dashboards streaming from this node",
         io.micrometer.core.instrument.Tags.empty(), admin::liveStreams);
-    BulkheadDirectives bulkheads = new BulkheadDirectives(bulkhead, api, metrics);
+    // The bulkhead sheds before a request names a known event: a made-up id's sheds are not a metric series.
+    BulkheadDirectives bulkheads = new BulkheadDirectives(bulkhead, api, (eventId, priority) -> {
+      if (manifests.known(eventId) != null) metrics.requestShed(eventId, priority);
+    });
     QueueRoutes queue = new QueueRoutes(api, bulkheads, identity, line.fans(), manifests, queueTokens, line.line(), line.pow(),
         line.presale(), refs.places(), refs.registries(), system.scheduler(), clock, tokenMaxAge);
     ShopRoutes shop = new ShopRoutes(api, bulkheads, identity,

@@ -1,26 +1,35 @@
 package io.boxoffice.edge;
 
 import java.util.function.Supplier;
+import org.apache.pekko.http.javadsl.model.HttpResponse;
 import org.apache.pekko.http.javadsl.server.AllDirectives;
 import org.apache.pekko.http.javadsl.server.Route;
 
-/** Runs a route inside its event's {@link Bulkhead}, answering 503 overloaded with Retry-After when the class's share is full. */
+/**
+ * Runs a route inside its event's {@link Bulkhead}, answering 503 overloaded with Retry-After
+ * when the class's share is full. Routes put it first, before the identity cookie, the queue
+ * pass and the body are read: a shed request costs the node a path match and one prebuilt
+ * response, so a flood cannot buy itself CPU by being refused.
+ */
 public final class BulkheadDirectives extends AllDirectives {
   private final Bulkhead bulkhead;
-  private final Api api;
   private final EdgeMetrics metrics;
+  private final HttpResponse overloaded;
 
   public BulkheadDirectives(Bulkhead bulkhead, Api api, EdgeMetrics metrics) {
     this.bulkhead = bulkhead;
-    this.api = api;
     this.metrics = metrics;
+    // Immutable: the same response (JSON, Retry-After) serves every shed request.
+    this.overloaded = api.error(503, "overloaded", "this event is busy right now, try again in a moment");
   }
 
   public Route guard(String eventId, Bulkhead.Priority priority, Supplier<Route> inner) {
     return extractRequestContext(ctx -> {
       if (!bulkhead.tryEnter(eventId, priority)) {
-        metrics.requestShed(eventId, priority.name().toLowerCase());
-        return complete(api.error(503, "overloaded", "this event is busy right now, try again in a moment"));
+        metrics.requestShed(eventId, priority.label);
+        // The body, if any, is never read: drained, so that the connection stays usable.
+        ctx.getRequest().discardEntityBytes(ctx.getMaterializer());
+        return complete(overloaded);
       }
       // The place is given back when the response is ready, whatever it is (also rejections and failures).
       return mapRouteResultFuture(result -> result.whenComplete((r, e) -> bulkhead.exit(eventId)), inner);

@@ -306,8 +306,13 @@ public final class EventInventory
     io.boxoffice.common.MemberAges ages = io.boxoffice.common.MemberAges.watch(system, "inventory-member-ages");
     ClusterSharding.get(system).init(
         Entity.of(ENTITY_TYPE_KEY, ctx -> create(ctx.getEntityId(), settings)).withRole("inventory")
-            .withAllocationStrategy(new io.boxoffice.common.NoRebalancing(ages, WARM_UP)));
+            .withAllocationStrategy(new io.boxoffice.common.NoRebalancing(ages, WARM_UP))
+            // Threads of their own: a quiet event's batch never waits behind a flood's HTTP work.
+            .withEntityProps(org.apache.pekko.actor.typed.DispatcherSelector.fromConfig(DISPATCHER)));
   }
+
+  /** The inventories' dispatcher (and their journal's), configured in boxoffice.conf. */
+  public static final String DISPATCHER = "boxoffice.inventory-dispatcher";
 
   /**
    * A moved or new event goes to a node up at least this long when there is one: a node that has

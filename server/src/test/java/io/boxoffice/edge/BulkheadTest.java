@@ -35,6 +35,38 @@ class BulkheadTest {
   }
 
   @Test
+  void aBusyNodeTakesBackWhatAFloodedEventHoldsBeyondItsFairShareAndGivesItToTheOthers() {
+    // Compartments of 100; once 20 are in flight and several events want them, they are shared.
+    Bulkhead b = new Bulkhead(100, 20);
+    while (b.tryEnter("hot", Bulkhead.Priority.HOLD)) { }
+    assertEquals(80, b.inFlight("hot"), "alone, an event may fill its holds' share of its compartment");
+    // Two events busy: a fair share of holds is 20 * 0.8 / 2 = 8 each.
+    for (int i = 0; i < 8; i++) assertTrue(b.tryEnter("quiet", Bulkhead.Priority.HOLD), "the quiet event's hold " + i);
+    assertFalse(b.tryEnter("quiet", Bulkhead.Priority.HOLD), "beyond its fair share while the node is busy");
+    assertFalse(b.tryEnter("hot", Bulkhead.Priority.CHECKOUT), "the flooded event is past its share (10 of checkouts)");
+    // 72 of the hot event's requests finish: below the node's 20 there is room for anyone...
+    for (int i = 0; i < 72; i++) b.exit("hot");
+    for (int i = 0; i < 4; i++) assertTrue(b.tryEnter("hot", Bulkhead.Priority.HOLD), "hot hold " + i);
+    // ...and once the node is busy again, the hot event (12) is past its share (8) and refused.
+    assertFalse(b.tryEnter("hot", Bulkhead.Priority.HOLD));
+    assertEquals(20, b.inFlight());
+    assertEquals(2, b.busyEvents());
+  }
+
+  @Test
+  void aCompartmentIsForgottenWhenItsLastRequestLeaves() {
+    Bulkhead b = new Bulkhead(10);
+    for (int i = 0; i < 1000; i++) {
+      assertTrue(b.tryEnter("made-up-" + i, Bulkhead.Priority.READ));
+      b.exit("made-up-" + i);
+    }
+    assertEquals(0, b.busyEvents());
+    assertEquals(0, b.inFlight());
+    b.exit("never-entered");
+    assertEquals(0, b.inFlight());
+  }
+
+  @Test
   void concurrentRequestsNeverOverfillTheCompartment() throws Exception {
     Bulkhead b = new Bulkhead(50);
     AtomicInteger inside = new AtomicInteger();

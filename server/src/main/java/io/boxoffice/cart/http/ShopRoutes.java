@@ -95,17 +95,26 @@ public final class ShopRoutes extends AllDirectives {
   public Route routes() {
     return pathPrefix(segment("api").slash("events").slash(segment()), eventId -> {
       if (!VenueLayout.isValidEntityId(eventId)) return complete(api.error(404, "not_found", "no such event"));
-      return identity.account(account -> admission.admitted(eventId, account, pass -> concat(
-          path("seatmap", () -> get(() -> read(eventId, () -> seatMap(eventId)))),
-          path("availability", () -> get(() -> read(eventId, () -> availability(eventId)))),
-          path("cart", () -> get(() -> read(eventId, () -> cartView(eventId, account)))),
+      // The event's bulkhead comes first: a request it sheds costs no cookie check, queue pass
+      // or body parse, so a flood of one event cannot buy itself CPU by being refused.
+      return concat(
+          path("seatmap", () -> get(() -> read(eventId, () -> admitted(eventId, (account, pass) -> seatMap(eventId))))),
+          path("availability", () -> get(() -> read(eventId, () -> admitted(eventId, (account, pass) -> availability(eventId))))),
+          path("cart", () -> get(() -> read(eventId, () -> admitted(eventId, (account, pass) -> cartView(eventId, account))))),
           path(segment("cart").slash("holds"), () -> post(() -> bulkheads.guard(eventId, Bulkhead.Priority.HOLD,
-              () -> api.body(HoldRequest.class, r -> hold(eventId, account, pass, r))))),
+              () -> admitted(eventId, (account, pass) -> api.body(HoldRequest.class, r -> hold(eventId, account, pass, r)))))),
           path(segment("cart").slash("holds").slash(segment()), seatId -> delete(() -> bulkheads.guard(eventId,
-              Bulkhead.Priority.HOLD, () -> release(eventId, account, seatId)))),
+              Bulkhead.Priority.HOLD, () -> admitted(eventId, (account, pass) -> release(eventId, account, seatId))))),
           path(segment("cart").slash("checkout"), () -> post(() -> bulkheads.guard(eventId, Bulkhead.Priority.CHECKOUT,
-              () -> checkout(eventId, account)))))));
+              () -> admitted(eventId, (account, pass) -> checkout(eventId, account))))),
+          // Any other path under the event: the fan's identity and admission still answer first (401, 403, 404).
+          admitted(eventId, (account, pass) -> reject()));
     });
+  }
+
+  /** The signed-in fan (401 otherwise) admitted to the event's shop (403/404 otherwise), with the fan's queue pass. */
+  private Route admitted(String eventId, java.util.function.BiFunction<String, EventInventory.QueuePass, Route> inner) {
+    return identity.account(account -> admission.admitted(eventId, account, pass -> inner.apply(account, pass)));
   }
 
   private Route read(String eventId, java.util.function.Supplier<Route> inner) {
@@ -158,12 +167,28 @@ public final class ShopRoutes extends AllDirectives {
     return false;
   }
 
+  /**
+   * The event's newest availability snapshot. Its response is built once per snapshot and
+   * served as is to every reader until the next one (a 70,000-seat map is 17.5 KB: copied and
+   * wrapped per request, it made a flood of readers cost the node far more than it needs to).
+   */
   private Route availability(String eventId) {
-    return api.respond(views.availability(eventId).thenApply(a -> HttpResponse.create().withStatus(200)
-        .addHeader(RawHeader.create("X-Snapshot-Version", Long.toString(a.version())))
-        .addHeader(CacheControl.create(CacheDirectives.PUBLIC, CacheDirectives.MAX_AGE(1)))
-        .withEntity(ContentTypes.APPLICATION_OCTET_STREAM, a.bits())));
+    return api.respond(views.availability(eventId).thenApply(a -> {
+      AvailabilityResponse cached = availabilityResponses.get(eventId);
+      if (cached != null && cached.snapshot() == a) return cached.response();
+      HttpResponse response = HttpResponse.create().withStatus(200)
+          .addHeader(RawHeader.create("X-Snapshot-Version", Long.toString(a.version())))
+          .addHeader(CacheControl.create(CacheDirectives.PUBLIC, CacheDirectives.MAX_AGE(1)))
+          .withEntity(ContentTypes.APPLICATION_OCTET_STREAM, a.bits());
+      availabilityResponses.put(eventId, new AvailabilityResponse(a, response));
+      return response;
+    }));
   }
+
+  private record AvailabilityResponse(EventInventory.Availability snapshot, HttpResponse response) {}
+
+  /** The response of each event's newest snapshot (events this node served; the snapshots themselves are kept by {@link EventViews} too). */
+  private final Map<String, AvailabilityResponse> availabilityResponses = new java.util.concurrent.ConcurrentHashMap<>();
 
   private Route hold(String eventId, String account, EventInventory.QueuePass pass, HoldRequest r) {
     if ((r.seats() == null) == (r.best() == null)) throw ApiError.badRequest("give either seats or best");

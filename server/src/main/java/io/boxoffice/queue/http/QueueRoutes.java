@@ -90,15 +90,21 @@ public final class QueueRoutes extends AllDirectives {
     return pathPrefix(segment("api").slash("events").slash(segment()), eventId -> concat(
         // Joining (and its presale-code and proof-of-work checks) runs inside the event's own
         // compartment, so a flood of joins cannot reach past it.
+        // The compartment is taken before the cookie and limits are checked: a shed join costs nothing more.
         path("queue", () -> concat(
-            post(() -> fan(eventId, (account, prefix) -> bulkheads.guard(eventId, Bulkhead.Priority.READ,
-                () -> api.body(JoinRequest.class, r -> join(eventId, account, prefix, r))))),
-            delete(() -> fan(eventId, (account, prefix) -> bulkheads.guard(eventId, Bulkhead.Priority.READ,
-                () -> leave(eventId, account)))))),
+            post(() -> guarded(eventId, () -> fan(eventId, (account, prefix) ->
+                api.body(JoinRequest.class, r -> join(eventId, account, prefix, r))))),
+            delete(() -> guarded(eventId, () -> fan(eventId, (account, prefix) -> leave(eventId, account)))))),
         path(segment("queue").slash("status"), () -> get(() -> fan(eventId, (account, prefix) -> status(eventId, account, prefix)))),
         path(segment("queue").slash("manifest"), () -> get(() -> fan(eventId, (account, prefix) -> manifest(eventId)))),
         path(segment("queue").slash("challenge"), () -> get(() -> fan(eventId, (account, prefix) -> challenge(eventId, account)))),
         path(segment("presale").slash("registrations"), () -> post(() -> fan(eventId, (account, prefix) -> register(eventId, account))))));
+  }
+
+  /** Inside the event's bulkhead as a read; a malformed id is 404 before it reaches the bulkhead or a metric. */
+  private Route guarded(String eventId, java.util.function.Supplier<Route> inner) {
+    if (!VenueLayout.isValidEntityId(eventId)) return complete(api.error(Manifests.notFound()));
+    return bulkheads.guard(eventId, Bulkhead.Priority.READ, inner);
   }
 
   /** Signed in, within the rate limits, for an event this node knows (404 otherwise: nothing is asked or kept). */

@@ -269,6 +269,62 @@ class ShopRoutesTest {
   }
 
   @Test
+  void aSaturatedEventShedsBeforeAnyCookieOrBodyIsReadWhileAQuietEventIsAdmittedAndAnswered() throws Exception {
+    TestProbe<EventInventory.Command> inv = testKit.createTestProbe();
+    Bulkhead bulkhead = new Bulkhead(10);
+    io.boxoffice.app.Metrics metrics = new io.boxoffice.app.Metrics();
+    Api patient = new Api(testKit.system(), Duration.ofSeconds(20), 65536);
+    ShopRoutes small = new ShopRoutes(patient, new BulkheadDirectives(bulkhead, patient, metrics), new Identity(tokens, patient),
+        ShopAdmission.everyone(), views, id -> inv.getRef(), id -> carts.getRef(), testKit.system().scheduler(),
+        Duration.ofSeconds(30), metrics);
+    ServerBinding bound = Http.get(testKit.system()).newServerAt("127.0.0.1", 0).bind(patient.seal(small.routes()))
+        .toCompletableFuture().get(10, TimeUnit.SECONDS);
+    try {
+      int port = bound.localAddress().getPort();
+      HttpFan flood = new HttpFan(port).withCookie(tokens.issue("flooder"));
+      List<CompletableFuture<HttpFan.Reply>> hanging = new java.util.ArrayList<>();
+      List<org.apache.pekko.actor.typed.ActorRef<EventInventory.Reply>> waiting = new java.util.ArrayList<>();
+      // The hot event's holds fill its compartment up to the holds' share (8 of 10); none is answered yet.
+      for (int i = 0; i < 8; i++) {
+        hanging.add(flood.sendAsync("POST", "/api/events/hotter/cart/holds", "{\"best\":{\"quantity\":1}}"));
+        waiting.add(inv.expectMessageClass(EventInventory.HoldBest.class).replyTo());
+      }
+      assertEquals(8, bulkhead.inFlight("hotter"));
+      // Shed before anything is checked: no cookie at all (401 otherwise), a body that is not JSON (400 otherwise).
+      HttpFan.Reply anonymous = new HttpFan(port).send("POST", "/api/events/hotter/cart/holds", "{\"best\":{\"quantity\":1}}");
+      assertEquals(503, anonymous.status());
+      assertEquals("overloaded", anonymous.error());
+      assertEquals("1", anonymous.headers().firstValue("Retry-After").orElse(null));
+      assertEquals(503, flood.send("POST", "/api/events/hotter/cart/holds", "not json").status());
+      // Reads of the hot event get half the compartment: 2 places left of 5, and they are shed with Retry-After.
+      HttpFan.Reply read = new HttpFan(port).send("GET", "/api/events/hotter/availability", null);
+      assertEquals(503, read.status());
+      assertTrue(read.headers().firstValue("Retry-After").isPresent());
+      inv.expectNoMessage(Duration.ofMillis(100));
+
+      // The quiet event beside it: admitted, asked and answered, while the hot one stays full.
+      HttpFan quietFan = new HttpFan(port).withCookie(tokens.issue("quiet-fan"));
+      CompletableFuture<HttpFan.Reply> quiet = quietFan.sendAsync("POST", "/api/events/calm/cart/holds", "{\"best\":{\"quantity\":2}}");
+      EventInventory.HoldBest calm = inv.expectMessageClass(EventInventory.HoldBest.class);
+      assertEquals(1, bulkhead.inFlight("calm"));
+      long until = Instant.parse("2026-12-01T10:10:00Z").toEpochMilli();
+      calm.replyTo().tell(new EventInventory.Held(List.of(new EventInventory.SeatPrice("A-1-1", 100),
+          new EventInventory.SeatPrice("A-1-2", 100)), until));
+      assertEquals(200, quiet.join().status());
+      carts.expectMessageClass(Cart.HoldPlaced.class);
+      assertEquals(0, bulkhead.inFlight("calm"));
+      assertEquals(8, bulkhead.inFlight("hotter"));
+
+      waiting.forEach(ref -> ref.tell(new EventInventory.Rejected(io.boxoffice.common.Refusal.NO_SEATS, "none left", List.of())));
+      for (CompletableFuture<HttpFan.Reply> h : hanging) assertEquals(409, h.join().status());
+      assertEquals(0, bulkhead.inFlight("hotter"));
+      assertEquals(0, bulkhead.busyEvents(), "compartments are forgotten when their last request leaves");
+    } finally {
+      bound.unbind();
+    }
+  }
+
+  @Test
   void anExpiredSignInIsRefusedWithoutAskingAnyone() {
     HttpFan stale = fan("acct6");
     clock.advance(Duration.ofHours(2));
