@@ -96,7 +96,8 @@ public final class ShopRoutes extends AllDirectives {
           path("availability", () -> get(() -> read(eventId, () -> availability(eventId)))),
           path("cart", () -> get(() -> read(eventId, () -> cartView(eventId, account)))),
           path(segment("cart").slash("holds"), () -> post(() -> bulkheads.guard(eventId, Bulkhead.Priority.HOLD,
-              () -> api.body(HoldRequest.class, r -> hold(eventId, account, pass, r))))),
+              () -> optionalAttribute(io.boxoffice.edge.RequestTracing.TRACEPARENT,
+                  traceparent -> api.body(HoldRequest.class, r -> hold(eventId, account, pass, r, traceparent.orElse(null))))))),
           path(segment("cart").slash("holds").slash(segment()), seatId -> delete(() -> bulkheads.guard(eventId,
               Bulkhead.Priority.HOLD, () -> release(eventId, account, seatId)))),
           path(segment("cart").slash("checkout"), () -> post(() -> bulkheads.guard(eventId, Bulkhead.Priority.CHECKOUT,
@@ -161,7 +162,7 @@ public final class ShopRoutes extends AllDirectives {
         .withEntity(ContentTypes.APPLICATION_OCTET_STREAM, a.bits())));
   }
 
-  private Route hold(String eventId, String account, EventInventory.QueuePass pass, HoldRequest r) {
+  private Route hold(String eventId, String account, EventInventory.QueuePass pass, HoldRequest r, String traceparent) {
     if ((r.seats() == null) == (r.best() == null)) throw ApiError.badRequest("give either seats or best");
     if (r.seats() != null) {
       if (r.seats().isEmpty()) throw ApiError.badRequest("seats must name at least one seat");
@@ -174,7 +175,7 @@ public final class ShopRoutes extends AllDirectives {
       if (new HashSet<>(r.seats()).size() != r.seats().size()) throw ApiError.badRequest("a seat is named twice");
       List<String> seats = List.copyOf(r.seats());
       String requestId = newRequestId();
-      return holdUntil(eventId, account, ref -> new EventInventory.HoldSeats(account, seats, pass, requestId, ref));
+      return holdUntil(eventId, account, ref -> new EventInventory.HoldSeats(account, seats, pass, requestId, traceparent, ref));
     }
     BestRequest b = r.best();
     if (b.quantity() == null || b.quantity() < 1 || b.quantity() > EventDefinition.MAX_SEATS_PER_ACCOUNT) {
@@ -184,7 +185,7 @@ public final class ShopRoutes extends AllDirectives {
     if (b.zone() != null && (b.zone().isEmpty() || b.zone().length() > 32)) throw ApiError.badRequest("best.zone must be 1-32 characters");
     String requestId = newRequestId();
     return holdUntil(eventId, account,
-        ref -> new EventInventory.HoldBest(account, b.quantity(), b.maxPriceCents(), b.zone(), pass, requestId, ref));
+        ref -> new EventInventory.HoldBest(account, b.quantity(), b.maxPriceCents(), b.zone(), pass, requestId, traceparent, ref));
   }
 
   /**
