@@ -294,8 +294,15 @@ public final class EventInventory
     return Behaviors.withMdc(Command.class, java.util.Map.of("eventId", eventId), EventInventory::traceMdc, Supervision.restarting(
             Behaviors.setup(ctx -> Behaviors.<Command>withTimers(timers -> {
               timers.startTimerWithFixedDelay("heartbeat", new Heartbeat(), settings.heartbeat());
-              return new EventInventory(ctx, PersistenceId.of(ENTITY_TYPE_KEY.name(), eventId), settings);
+              return Behaviors.intercept(() -> journalFailures(settings),
+                  new EventInventory(ctx, PersistenceId.of(ENTITY_TYPE_KEY.name(), eventId), settings));
             }))));
+  }
+
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private static org.apache.pekko.actor.typed.BehaviorInterceptor<Command, Command> journalFailures(InventorySettings settings) {
+    // Every message, the journal's replies among them: the interceptor's type is Object.
+    return (org.apache.pekko.actor.typed.BehaviorInterceptor) new JournalFailures(settings.metrics());
   }
 
   private static java.util.Map<String, String> traceMdc(Command command) {
