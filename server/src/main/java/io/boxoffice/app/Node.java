@@ -152,6 +152,7 @@ public final class Node {
         Cluster cluster = Cluster.get(system);
         cluster.manager().tell(Join.create(cluster.selfMember().address()));
       }
+      PodDeletionCost.startIfConfigured(system, config);
       Metrics metrics = new Metrics();
       MetricsRoutes.publish(system.classicSystem(), metrics);
       io.boxoffice.common.Tracing tracing = options.tracing() != null ? options.tracing()
