@@ -45,7 +45,16 @@ public final class Metrics implements InventoryMetrics, EdgeMetrics, ShopMetrics
   private final Map<String, Long> endedSince = new ConcurrentHashMap<>();
   private final Set<String> boundPools = ConcurrentHashMap.newKeySet();
 
+  /** 1 while the inventories' journal calls on this node are refused by its open circuit breaker (see {@link #journalFailed}). */
+  private final java.util.concurrent.atomic.AtomicInteger journalBreakerOpen = new java.util.concurrent.atomic.AtomicInteger();
+
   public Metrics() {
+    io.micrometer.core.instrument.Gauge.builder("boxoffice_journal_breaker_open", journalBreakerOpen, java.util.concurrent.atomic.AtomicInteger::get)
+        .description("1 while a circuit breaker of the journal or snapshot store refuses the inventories' calls on this node: a call was refused open, and none got through since")
+        .register(registry);
+    for (String store : java.util.List.of("journal", "snapshot")) {
+      for (String cause : java.util.List.of("breaker_open", "timeout", "rejected", "error")) journalFailures(store, cause);
+    }
     new JvmMemoryMetrics().bindTo(registry);
     new JvmGcMetrics().bindTo(registry);
     new JvmThreadMetrics().bindTo(registry);
@@ -113,6 +122,23 @@ public final class Metrics implements InventoryMetrics, EdgeMetrics, ShopMetrics
         .publishPercentiles(0.5, 0.99).register(registry).record(writeNanos, TimeUnit.NANOSECONDS);
     DistributionSummary.builder("boxoffice_journal_batch_commands").description("Commands decided per group commit")
         .tag("event", eventId).publishPercentiles(0.5, 0.99).register(registry).record(commands);
+  }
+
+  private Counter journalFailures(String store, String cause) {
+    return Counter.builder("boxoffice_journal_failures")
+        .description("Failed calls of the inventories on this node to the journal (writes, replays) and snapshot store (loads), by cause: breaker_open (refused by the open circuit breaker), timeout (outlived the breaker's call-timeout), rejected, error")
+        .tags("store", store, "cause", cause).register(registry);
+  }
+
+  @Override
+  public void journalFailed(String store, String cause) {
+    journalFailures(store, cause).increment();
+    if (cause.equals("breaker_open")) journalBreakerOpen.set(1);
+  }
+
+  @Override
+  public void journalAnswered() {
+    journalBreakerOpen.set(0);
   }
 
   /** This node's counters of each event, read by the managers' live dashboard. */

@@ -65,8 +65,15 @@ import org.slf4j.LoggerFactory;
 public final class Node {
   private static final Logger log = LoggerFactory.getLogger(Node.class);
 
-  /** What a caller may choose besides configuration: the clock and the payment processor. */
-  public record Options(Clock clock, PaymentGateway payments) {}
+  /**
+   * What a caller may choose besides configuration: the clock, the payment processor, and where
+   * spans go (null: as {@code boxoffice.tracing} says).
+   */
+  public record Options(Clock clock, PaymentGateway payments, io.boxoffice.common.Tracing tracing) {
+    public Options(Clock clock, PaymentGateway payments) {
+      this(clock, payments, null);
+    }
+  }
 
   private final ActorSystem<Void> system;
   private final HttpServer binding;
@@ -126,8 +133,12 @@ public final class Node {
         Cluster cluster = Cluster.get(system);
         cluster.manager().tell(Join.create(cluster.selfMember().address()));
       }
+      PodDeletionCost.startIfConfigured(system, config);
       Metrics metrics = new Metrics();
       MetricsRoutes.publish(system.classicSystem(), metrics);
+      io.boxoffice.common.Tracing tracing = options.tracing() != null ? options.tracing()
+          : io.boxoffice.common.Tracing.fromConfig(config);
+      system.getWhenTerminated().thenRun(tracing::close);
       Clock clock = options.clock();
       PaymentGateway payments = options.payments() != null ? options.payments() : PaymentsModule.simulator(system, config);
       Refs refs = Refs.of(ClusterSharding.get(system));
@@ -143,7 +154,8 @@ public final class Node {
       QueueToken queueTokens = queueSettings.tokens();
       // Hold clocks stop while this node sees the cluster in trouble: a fan must not lose a cart to our fault.
       FaultLedger faults = ClusterFaults.start(system, clock, bo.getDuration("inventory.fault-settle"), metrics);
-      InventorySettings inventorySettings = InventorySettings.fromConfig(config, clock, queueTokens, metrics, faults);
+      InventorySettings inventorySettings = InventorySettings.fromConfig(config, clock, queueTokens, metrics, faults)
+          .withTracing(tracing);
       EventInventory.init(system, inventorySettings);
       // A fan who has bought frees its active-shopper slot for the next fan in line (its pass
       // still admits until its window ends, within the per-account cap); a fan's first hold
@@ -167,6 +179,7 @@ public final class Node {
       Function<HttpRequest, CompletionStage<HttpResponse>> handler =
           routes(system, config, settings, clock, barcodes, inventorySettings, refs, queue, queueSettings, queueTokens,
               payments, metrics, readSide);
+      handler = new io.boxoffice.edge.RequestTracing(tracing, ClientPrefix.fromConfig(config), RouteNames::route).around(handler);
       ClusterGauges.register(system, metrics);
       Listeners.Bound bound = Listeners.bind(system, config, settings, tls, handler);
       metrics.bindPools();

@@ -16,6 +16,36 @@ public final class RouteNames {
 
   private RouteNames() {}
 
+  /** The path template of each route name: the span names of traced requests (RequestTracing). */
+  static final java.util.Map<String, String> TEMPLATES = java.util.Map.ofEntries(
+      java.util.Map.entry("page", "/events/{eventId}"),
+      java.util.Map.entry("admin", "/admin/*"),
+      java.util.Map.entry("gate", "/gate/*"),
+      java.util.Map.entry("metrics", "/metrics"),
+      java.util.Map.entry("static", "/static/*"),
+      java.util.Map.entry("openapi", "/api/openapi.json"),
+      java.util.Map.entry("accounts", "/api/accounts|session"),
+      java.util.Map.entry("ticket_qr", "/api/me/tickets/{ticketId}/qr"),
+      java.util.Map.entry("orders", "/api/orders|me/*"),
+      java.util.Map.entry("queue_join", "/api/events/{eventId}/queue"),
+      java.util.Map.entry("queue_status", "/api/events/{eventId}/queue/status"),
+      java.util.Map.entry("queue_manifest", "/api/events/{eventId}/queue/manifest"),
+      java.util.Map.entry("queue_challenge", "/api/events/{eventId}/queue/challenge"),
+      java.util.Map.entry("checkout", "/api/events/{eventId}/cart/checkout"),
+      java.util.Map.entry("cart", "/api/events/{eventId}/cart"),
+      java.util.Map.entry("seatmap", "/api/events/{eventId}/seatmap"),
+      java.util.Map.entry("availability", "/api/events/{eventId}/availability"),
+      java.util.Map.entry("summary", "/api/events/{eventId}/summary"),
+      java.util.Map.entry("hold", "/api/events/{eventId}/cart/holds"),
+      java.util.Map.entry("release", "/api/events/{eventId}/cart/holds/{seatId}"),
+      java.util.Map.entry("presale", "/api/events/{eventId}/presale/*"));
+
+  /** The request's route name and template; unknown paths are {@code other}, never their own text. */
+  public static io.boxoffice.edge.RequestTracing.Route route(HttpRequest request) {
+    String name = of(request);
+    return new io.boxoffice.edge.RequestTracing.Route(name, TEMPLATES.getOrDefault(name, "other"));
+  }
+
   public static String of(HttpRequest request) {
     String path = request.getUri().path();
     String method = request.method().value();

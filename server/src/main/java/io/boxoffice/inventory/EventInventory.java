@@ -7,6 +7,9 @@ import io.boxoffice.inventory.domain.RecentHolds;
 import io.boxoffice.inventory.domain.SeatBook;
 import io.boxoffice.common.CborSerializable;
 import io.boxoffice.common.Supervision;
+import io.boxoffice.common.Tracing;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanKind;
 import io.boxoffice.venue.domain.SeatMap;
 import java.util.ArrayList;
 import java.util.List;
@@ -81,16 +84,28 @@ public final class EventInventory
    */
   public record QueuePass(String token, String prefix) implements CborSerializable {}
 
+  /**
+   * A command that may carry the W3C {@code traceparent} of the request it serves (null: not
+   * traced): the inventory's span for it and the journal write's are that request's children.
+   */
+  public interface Traced {
+    String traceparent();
+  }
+
   /** A hold: asked again with the same {@code requestId}, it answers the first ask's hold instead of holding more. */
-  public sealed interface Hold extends SeatChange {
+  public sealed interface Hold extends SeatChange, Traced {
     String account();
     QueuePass pass();
     String requestId();
   }
 
   /** Holds exactly these seats for the account, all or nothing; replies {@link Held} or {@link Rejected}. */
-  public record HoldSeats(String account, List<String> seatIds, QueuePass pass, String requestId, ActorRef<Reply> replyTo)
-      implements Hold {
+  public record HoldSeats(String account, List<String> seatIds, QueuePass pass, String requestId, String traceparent,
+                          ActorRef<Reply> replyTo) implements Hold {
+    public HoldSeats(String account, List<String> seatIds, QueuePass pass, String requestId, ActorRef<Reply> replyTo) {
+      this(account, seatIds, pass, requestId, null, replyTo);
+    }
+
     public HoldSeats(String account, List<String> seatIds, QueuePass pass, ActorRef<Reply> replyTo) {
       this(account, seatIds, pass, null, replyTo);
     }
@@ -107,7 +122,12 @@ public final class EventInventory
 
   /** Holds the best adjacent seats in one row; replies {@link Held} or {@link Rejected}. */
   public record HoldBest(String account, int quantity, Integer maxPriceCents, String zone, QueuePass pass, String requestId,
-                         ActorRef<Reply> replyTo) implements Hold {
+                         String traceparent, ActorRef<Reply> replyTo) implements Hold {
+    public HoldBest(String account, int quantity, Integer maxPriceCents, String zone, QueuePass pass, String requestId,
+                    ActorRef<Reply> replyTo) {
+      this(account, quantity, maxPriceCents, zone, pass, requestId, null, replyTo);
+    }
+
     public HoldBest(String account, int quantity, Integer maxPriceCents, String zone, QueuePass pass, ActorRef<Reply> replyTo) {
       this(account, quantity, maxPriceCents, zone, pass, null, replyTo);
     }
@@ -321,11 +341,24 @@ public final class EventInventory
   static final java.time.Duration WARM_UP = java.time.Duration.ofSeconds(60);
 
   public static Behavior<Command> create(String eventId, InventorySettings settings) {
-    return Behaviors.withMdc(Command.class, java.util.Map.of("eventId", eventId), Supervision.restarting(
+    // A traced command's log lines carry its request's trace id as well.
+    return Behaviors.withMdc(Command.class, java.util.Map.of("eventId", eventId), EventInventory::traceMdc, Supervision.restarting(
             Behaviors.setup(ctx -> Behaviors.<Command>withTimers(timers -> {
               timers.startTimerWithFixedDelay("heartbeat", new Heartbeat(), settings.heartbeat());
-              return new EventInventory(ctx, PersistenceId.of(ENTITY_TYPE_KEY.name(), eventId), settings);
+              return Behaviors.intercept(() -> journalFailures(settings),
+                  new EventInventory(ctx, PersistenceId.of(ENTITY_TYPE_KEY.name(), eventId), settings));
             }))));
+  }
+
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private static org.apache.pekko.actor.typed.BehaviorInterceptor<Command, Command> journalFailures(InventorySettings settings) {
+    // Every message, the journal's replies among them: the interceptor's type is Object.
+    return (org.apache.pekko.actor.typed.BehaviorInterceptor) new JournalFailures(settings.metrics());
+  }
+
+  private static java.util.Map<String, String> traceMdc(Command command) {
+    String traceId = command instanceof Traced t ? Tracing.traceIdOf(t.traceparent()) : null;
+    return traceId == null ? java.util.Map.of() : java.util.Map.of(Tracing.MDC_KEY, traceId);
   }
 
   // ---- behaviour -------------------------------------------------------------------------
@@ -334,6 +367,8 @@ public final class EventInventory
   private final InventorySettings settings;
   private final RandomGenerator random;
   private final List<SeatChange> pending = new ArrayList<>();
+  /** The spans of traced commands waiting in {@link #pending} (none while tracing is off). */
+  private final java.util.Map<SeatChange, Span> spans = new java.util.IdentityHashMap<>();
   private boolean flushScheduled;
   private Availability availability;
   /**
@@ -515,18 +550,40 @@ public final class EventInventory
 
   /** A seat change waits for the next batch; a hold first shows its admission (once the event requires it). */
   private ReplyEffect<Event, State> onSeatChange(Active state, SeatChange command) {
+    Span span = startSpan(command);
     if (state.admissionRequired && command instanceof Hold hold && !admitted(state, hold)) {
-      return Effect().reply(command.replyTo(), new Rejected(Refusal.NOT_ADMITTED, "this fan has not been admitted from the queue", List.of()));
+      return refuse(command, span, new Rejected(Refusal.NOT_ADMITTED, "this fan has not been admitted from the queue", List.of()));
     }
     if (pending.size() >= settings.maxPending()) {
-      return Effect().reply(command.replyTo(), new Rejected(Refusal.BUSY, "the event is busy, try again", List.of()));
+      return refuse(command, span, new Rejected(Refusal.BUSY, "the event is busy, try again", List.of()));
     }
+    if (span != null) spans.put(command, span);
     pending.add(command);
     if (!flushScheduled) {
       flushScheduled = true;
       context.getSelf().tell(new Flush());
     }
     return Effect().noReply();
+  }
+
+  private ReplyEffect<Event, State> refuse(SeatChange command, Span span, Rejected rejected) {
+    if (span != null) {
+      span.setAttribute("boxoffice.reply", rejected.code().code());
+      span.end();
+    }
+    return Effect().reply(command.replyTo(), rejected);
+  }
+
+  /** The inventory's span for a command that carries its request's traceparent; null when it carries none. */
+  private Span startSpan(SeatChange command) {
+    if (!(command instanceof Traced t) || t.traceparent() == null || !settings.tracing().on()) return null;
+    Span span = settings.tracing().start("inventory " + command.getClass().getSimpleName(), SpanKind.CONSUMER, t.traceparent());
+    span.setAttribute("boxoffice.event", context.getSelf().path().name());
+    return span;
+  }
+
+  private static void noteReply(Span span, Reply reply) {
+    if (span != null) span.setAttribute("boxoffice.reply", reply instanceof Rejected r ? r.code().code() : reply.getClass().getSimpleName());
   }
 
   private ReplyEffect<Event, State> onGetAvailability(Active state, GetAvailability g) {
@@ -584,6 +641,7 @@ public final class EventInventory
     if (faultMillis > 0) book.extendHolds(now - faultMillis, faultMillis);
     List<Decision> decisions = new ArrayList<>();
     List<Runnable> replies = new ArrayList<>(batch.size());
+    List<Span> traced = spans.isEmpty() ? List.of() : new ArrayList<>();
     // The carts' timers first: lazy expiry below would free the same seats without saying whose
     // they were. Replay frees them by expiry and finds these releases already done: same book.
     for (SeatChange command : batch) {
@@ -599,6 +657,7 @@ public final class EventInventory
       gone.removeAll(released);
       Reply reply = new ExpiryChecked(released, List.copyOf(gone), InventoryReplies.holdsOf(book, r.account(), now, 0));
       replies.add(() -> r.replyTo().tell(reply));
+      traced(r, reply, traced);
     }
     book.expireUpTo(now);
     for (SeatChange command : batch) {
@@ -607,6 +666,7 @@ public final class EventInventory
       if (earlier != null) {
         Reply again = InventoryReplies.heldAgain(book, earlier, now);
         replies.add(() -> command.replyTo().tell(again));
+        traced(command, again, traced);
         continue;
       }
       SeatBook.Outcome outcome = command.decide(book, now, () -> deadline(state, now));
@@ -620,20 +680,40 @@ public final class EventInventory
       }
       Reply reply = InventoryReplies.replyFor(book, command, outcome);
       replies.add(() -> command.replyTo().tell(reply));
+      traced(command, reply, traced);
     }
     if (decisions.isEmpty() && faultMillis == 0) {
-      return Effect().none().thenRun(s -> replies.forEach(Runnable::run)).thenNoReply();
+      return Effect().none().thenRun(s -> {
+        replies.forEach(Runnable::run);
+        traced.forEach(Span::end);
+      }).thenNoReply();
     }
     state.batch = state.batch + 1;
     long writeStarted = System.nanoTime();
     int commands = batch.size();
+    // The group commit works for every traced command of the batch: the first one's child, linked to the others.
+    Span write = traced.isEmpty() ? null : settings.tracing().startChild("journal write", traced.get(0), traced);
+    if (write != null) {
+      write.setAttribute("boxoffice.batch.commands", commands);
+      write.setAttribute("boxoffice.batch.decisions", decisions.size());
+    }
     return Effect().persist(new BatchDecided(state.batch, now, List.copyOf(decisions), faultMillis))
         .thenRun(s -> {
+          if (write != null) write.end();
           settings.metrics().batchWritten(state.definition.eventId(), commands, decisions.size(), System.nanoTime() - writeStarted);
           reportSales(state.definition.eventId(), decisions);
           replies.forEach(Runnable::run);
+          traced.forEach(Span::end);
         })
         .thenNoReply();
+  }
+
+  /** Notes the reply on the command's span, if it has one, and adds that span to {@code traced} to end once answered. */
+  private void traced(SeatChange command, Reply reply, List<Span> traced) {
+    Span span = spans.isEmpty() ? null : spans.remove(command);
+    if (span == null) return;
+    noteReply(span, reply);
+    traced.add(span);
   }
 
   /** Seats held and orders sold in a written batch, counted once here (never again on a replay or a retried ask). */

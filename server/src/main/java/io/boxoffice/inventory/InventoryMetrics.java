@@ -14,4 +14,13 @@ public interface InventoryMetrics {
 
   /** A written batch held {@code seatsHeld} seats and sold {@code ordersSold} orders of {@code seatsSold} seats. */
   default void holdsAndSalesWritten(String eventId, int seatsHeld, int ordersSold, int seatsSold) {}
+
+  /**
+   * A call of an inventory to the {@code journal} or {@code snapshot} store failed; {@code cause}
+   * says why (see {@link JournalFailures}): {@code breaker_open}, {@code timeout}, {@code rejected} or {@code error}.
+   */
+  default void journalFailed(String store, String cause) {}
+
+  /** The journal or snapshot store answered an inventory (a write, a replay, a snapshot load): its circuit breaker lets calls through. */
+  default void journalAnswered() {}
 }

@@ -25,7 +25,21 @@ public record InventorySettings(
     QueuePassCheck queueTokens,
     InventoryMetrics metrics,
     Duration heartbeat,
-    PlatformFaults faults) {
+    PlatformFaults faults,
+    io.boxoffice.common.Tracing tracing) {
+
+  public InventorySettings(Clock clock, Supplier<RandomGenerator> random, int maxBatch, int maxPending, int snapshotEveryEvents,
+                           Duration availabilityInterval, String journalPluginId, String snapshotPluginId,
+                           QueuePassCheck queueTokens, InventoryMetrics metrics, Duration heartbeat, PlatformFaults faults) {
+    this(clock, random, maxBatch, maxPending, snapshotEveryEvents, availabilityInterval, journalPluginId, snapshotPluginId,
+        queueTokens, metrics, heartbeat, faults, io.boxoffice.common.Tracing.OFF);
+  }
+
+  /** These settings with spans through {@code tracing} (commands that carry a traceparent get a span each, batches a journal span). */
+  public InventorySettings withTracing(io.boxoffice.common.Tracing tracing) {
+    return new InventorySettings(clock, random, maxBatch, maxPending, snapshotEveryEvents, availabilityInterval, journalPluginId,
+        snapshotPluginId, queueTokens, metrics, heartbeat, faults, tracing);
+  }
 
   public static InventorySettings fromConfig(Config config, Clock clock, QueuePassCheck queueTokens, InventoryMetrics metrics,
                                              PlatformFaults faults) {
@@ -42,6 +56,7 @@ public record InventorySettings(
         queueTokens,
         metrics,
         c.getDuration("heartbeat"),
-        faults);
+        faults,
+        io.boxoffice.common.Tracing.OFF);
   }
 }

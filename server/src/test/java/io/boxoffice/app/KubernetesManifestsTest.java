@@ -122,7 +122,8 @@ class KubernetesManifestsTest {
       Map.entry("BOXOFFICE_TLS_PRIVATE_KEY", "the default /etc/boxoffice/tls/tls.key, where the edge mounts its TLS Secret"),
       Map.entry("BOXOFFICE_FORWARDED_PROTO", "TLS at an Ingress instead of the edge's own HTTPS (k8s/README.md, \"TLS\")"),
       Map.entry("BOXOFFICE_REMOTE_KEY_STORE", "the default /etc/boxoffice/remote-tls/keystore.p12, where every pod mounts its stores"),
-      Map.entry("BOXOFFICE_REMOTE_TRUST_STORE", "the default /etc/boxoffice/remote-tls/truststore.p12"));
+      Map.entry("BOXOFFICE_REMOTE_TRUST_STORE", "the default /etc/boxoffice/remote-tls/truststore.p12"),
+      Map.entry("BOXOFFICE_KUBERNETES_API", "the API server for the pod-deletion-cost PATCH: the default https://kubernetes.default.svc"));
 
   /**
    * Secrets the pods get as variables (secretKeyRef), because the app reads no {@code _FILE}
@@ -378,6 +379,8 @@ class KubernetesManifestsTest {
     CHECKS.put("every BOXOFFICE_ variable set is one the app reads", KubernetesManifestsTest::noUnknownVariables);
     CHECKS.put("every ConfigMap and Secret reference names an existing key", KubernetesManifestsTest::references);
     CHECKS.put("the RoleBinding lets the Deployments' ServiceAccount list pods", KubernetesManifestsTest::rbac);
+    CHECKS.put("pods annotate their own pod-deletion-cost: switched on, named by the downward API, allowed to patch pods",
+        KubernetesManifestsTest::podDeletionCost);
     CHECKS.put("BOXOFFICE_ROLES differs per Deployment and matches its role label", KubernetesManifestsTest::roles);
     CHECKS.put("cluster bootstrap finds every pod and advertises the pod IP", KubernetesManifestsTest::bootstrap);
     CHECKS.put("the port variables equal the named container ports", KubernetesManifestsTest::portVariables);
@@ -650,6 +653,32 @@ class KubernetesManifestsTest {
           .flatMap(Optional::stream)
           .anyMatch(KubernetesManifestsTest::canReadPods);
       if (!granted) problems.add(name(d) + ": no RoleBinding grants ServiceAccount " + sa + " get, watch and list on pods in " + ns);
+    }
+    return problems;
+  }
+
+  static List<String> podDeletionCost(Manifests m) {
+    List<String> problems = new ArrayList<>();
+    for (Deployment d : m.all(Deployment.class)) {
+      String ns = d.getMetadata().getNamespace();
+      String sa = pod(d).getServiceAccountName();
+      Container c = pod(d).getContainers().get(0);
+      String on = m.configMap().getData().get("BOXOFFICE_POD_DELETION_COST");
+      if (!"on".equals(on)) problems.add(name(d) + ": BOXOFFICE_POD_DELETION_COST is " + on + ", not on");
+      Optional<EnvVar> podName = nz(c.getEnv()).stream().filter(e -> e.getName().equals("BOXOFFICE_POD_NAME")).findFirst();
+      boolean fromDownwardApi = podName.isPresent() && podName.get().getValueFrom() != null
+          && podName.get().getValueFrom().getFieldRef() != null
+          && "metadata.name".equals(podName.get().getValueFrom().getFieldRef().getFieldPath());
+      if (!fromDownwardApi) problems.add(name(d) + ": BOXOFFICE_POD_NAME must come from the downward API's metadata.name");
+      boolean mayPatch = m.all(RoleBinding.class).stream()
+          .filter(b -> ns.equals(b.getMetadata().getNamespace()))
+          .filter(b -> nz(b.getSubjects()).stream().anyMatch(s -> isServiceAccount(s, sa, ns)))
+          .filter(b -> "Role".equals(b.getRoleRef().getKind()))
+          .map(b -> m.find(Role.class, ns, b.getRoleRef().getName()))
+          .flatMap(Optional::stream)
+          .flatMap(r -> nz(r.getRules()).stream())
+          .anyMatch(r -> nz(r.getApiGroups()).contains("") && nz(r.getResources()).contains("pods") && nz(r.getVerbs()).contains("patch"));
+      if (!mayPatch) problems.add(name(d) + ": no RoleBinding grants ServiceAccount " + sa + " patch on pods in " + ns);
     }
     return problems;
   }
@@ -1354,6 +1383,12 @@ class KubernetesManifestsTest {
           m -> m.all(RoleBinding.class).get(0).getSubjects().get(0).setName("default")),
       new Breakage("the Role without watch", "the RoleBinding lets the Deployments' ServiceAccount list pods",
           m -> m.all(Role.class).get(0).getRules().get(0).setVerbs(List.of("get", "list"))),
+      new Breakage("the annotator's Role without patch", "pods annotate their own pod-deletion-cost: switched on, named by the downward API, allowed to patch pods",
+          m -> m.find(Role.class, "boxoffice", "boxoffice-pod-annotator").orElseThrow().getRules().get(0).setVerbs(List.of("get"))),
+      new Breakage("the pod name from the pod IP", "pods annotate their own pod-deletion-cost: switched on, named by the downward API, allowed to patch pods",
+          m -> env(m, "boxoffice-inventory", "BOXOFFICE_POD_NAME").getValueFrom().getFieldRef().setFieldPath("status.podIP")),
+      new Breakage("the annotator switched off", "pods annotate their own pod-deletion-cost: switched on, named by the downward API, allowed to patch pods",
+          m -> m.configMap().getData().put("BOXOFFICE_POD_DELETION_COST", "off")),
       new Breakage("both Deployments inventory", "BOXOFFICE_ROLES differs per Deployment and matches its role label",
           m -> env(m, "boxoffice-edge", "BOXOFFICE_ROLES").setValue("inventory")),
       new Breakage("a bootstrap service name no pod carries", "cluster bootstrap finds every pod and advertises the pod IP",

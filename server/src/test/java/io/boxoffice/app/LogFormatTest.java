@@ -22,6 +22,7 @@ import org.slf4j.MDC;
  */
 class LogFormatTest {
   static final ObjectMapper JSON = new ObjectMapper();
+  static final String TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e4736";
 
   /** What conf/logback.xml prints for one line about an event, with the given format (null: unset). */
   static List<String> printed(String format) throws Exception {
@@ -36,8 +37,10 @@ class LogFormatTest {
     try {
       configurator.doConfigure(Path.of("conf/logback.xml").toFile());
       MDC.put("eventId", "e-log-1");
+      MDC.put("traceId", TRACE_ID);
       context.getLogger("io.boxoffice.test").info("sold {} seats", 2);
       MDC.remove("eventId");
+      MDC.remove("traceId");
       context.stop();
     } finally {
       System.setOut(out);
@@ -55,6 +58,7 @@ class LogFormatTest {
     assertEquals("sold {} seats", line.path("message").asText(), line.toString());
     assertEquals(2, line.path("arguments").path(0).asInt(), line.toString());
     assertEquals("e-log-1", line.path("mdc").path("eventId").asText(), "the event id travels with the line: " + line);
+    assertEquals(TRACE_ID, line.path("mdc").path("traceId").asText(), "so does the trace id: " + line);
   }
 
   @Test
@@ -63,5 +67,6 @@ class LogFormatTest {
     assertEquals(1, lines.size(), lines.toString());
     assertFalse(lines.get(0).startsWith("{"), lines.get(0));
     assertTrue(lines.get(0).contains("eventId=e-log-1") && lines.get(0).contains("INFO") && lines.get(0).contains("sold 2 seats"), lines.get(0));
+    assertTrue(lines.get(0).contains("traceId=" + TRACE_ID), "the trace id of the request being handled: " + lines.get(0));
   }
 }

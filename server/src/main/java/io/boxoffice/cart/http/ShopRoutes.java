@@ -102,7 +102,8 @@ public final class ShopRoutes extends AllDirectives {
           path("availability", () -> get(() -> read(eventId, () -> admitted(eventId, (account, pass) -> availability(eventId))))),
           path("cart", () -> get(() -> read(eventId, () -> admitted(eventId, (account, pass) -> cartView(eventId, account))))),
           path(segment("cart").slash("holds"), () -> post(() -> bulkheads.guard(eventId, Bulkhead.Priority.HOLD,
-              () -> admitted(eventId, (account, pass) -> api.body(HoldRequest.class, r -> hold(eventId, account, pass, r)))))),
+              () -> admitted(eventId, (account, pass) -> optionalAttribute(io.boxoffice.edge.RequestTracing.TRACEPARENT,
+                  traceparent -> api.body(HoldRequest.class, r -> hold(eventId, account, pass, r, traceparent.orElse(null)))))))),
           path(segment("cart").slash("holds").slash(segment()), seatId -> delete(() -> bulkheads.guard(eventId,
               Bulkhead.Priority.HOLD, () -> admitted(eventId, (account, pass) -> release(eventId, account, seatId))))),
           path(segment("cart").slash("checkout"), () -> post(() -> bulkheads.guard(eventId, Bulkhead.Priority.CHECKOUT,
@@ -190,7 +191,7 @@ public final class ShopRoutes extends AllDirectives {
   /** The response of each event's newest snapshot (events this node served; the snapshots themselves are kept by {@link EventViews} too). */
   private final Map<String, AvailabilityResponse> availabilityResponses = new java.util.concurrent.ConcurrentHashMap<>();
 
-  private Route hold(String eventId, String account, EventInventory.QueuePass pass, HoldRequest r) {
+  private Route hold(String eventId, String account, EventInventory.QueuePass pass, HoldRequest r, String traceparent) {
     if ((r.seats() == null) == (r.best() == null)) throw ApiError.badRequest("give either seats or best");
     if (r.seats() != null) {
       if (r.seats().isEmpty()) throw ApiError.badRequest("seats must name at least one seat");
@@ -203,7 +204,7 @@ public final class ShopRoutes extends AllDirectives {
       if (new HashSet<>(r.seats()).size() != r.seats().size()) throw ApiError.badRequest("a seat is named twice");
       List<String> seats = List.copyOf(r.seats());
       String requestId = newRequestId();
-      return holdUntil(eventId, account, ref -> new EventInventory.HoldSeats(account, seats, pass, requestId, ref));
+      return holdUntil(eventId, account, ref -> new EventInventory.HoldSeats(account, seats, pass, requestId, traceparent, ref));
     }
     BestRequest b = r.best();
     if (b.quantity() == null || b.quantity() < 1 || b.quantity() > EventDefinition.MAX_SEATS_PER_ACCOUNT) {
@@ -213,7 +214,7 @@ public final class ShopRoutes extends AllDirectives {
     if (b.zone() != null && (b.zone().isEmpty() || b.zone().length() > 32)) throw ApiError.badRequest("best.zone must be 1-32 characters");
     String requestId = newRequestId();
     return holdUntil(eventId, account,
-        ref -> new EventInventory.HoldBest(account, b.quantity(), b.maxPriceCents(), b.zone(), pass, requestId, ref));
+        ref -> new EventInventory.HoldBest(account, b.quantity(), b.maxPriceCents(), b.zone(), pass, requestId, traceparent, ref));
   }
 
   /**
