@@ -199,6 +199,8 @@ start_node() {
   (
     cd "$ROOT"
     export BOXOFFICE_FORM_CLUSTER=$form
+    # Requests the node answers itself before it joins (boxoffice.warm-up in conf/boxoffice.conf).
+    export BOXOFFICE_WARM_UP_REQUESTS=${CHAOS_WARM_UP_REQUESTS:-5000}
     export BOXOFFICE_HTTP_PORT=$(http_port "$n") BOXOFFICE_CLUSTER_HOST=127.0.0.1 \
       BOXOFFICE_CLUSTER_PORT=$(remote_port "$n") BOXOFFICE_MANAGEMENT_PORT=$(mgmt_port "$n")
     # shellcheck disable=SC2086 # CHAOS_NODE_JAVA_OPTS is a list of options

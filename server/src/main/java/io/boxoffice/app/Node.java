@@ -55,12 +55,14 @@ import io.boxoffice.tickets.TicketWallet;
 import io.boxoffice.venue.Venue;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import org.apache.pekko.actor.AddressFromURIString;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.DispatcherSelector;
@@ -72,12 +74,14 @@ import org.apache.pekko.actor.typed.pubsub.Topic;
 import org.apache.pekko.cluster.sharding.typed.javadsl.ClusterSharding;
 import org.apache.pekko.cluster.typed.Cluster;
 import org.apache.pekko.cluster.typed.Join;
+import org.apache.pekko.cluster.typed.JoinSeedNodes;
 import org.apache.pekko.http.javadsl.model.HttpRequest;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
 import org.apache.pekko.http.javadsl.server.AllDirectives;
 import org.apache.pekko.http.javadsl.server.Route;
 import org.apache.pekko.management.cluster.bootstrap.ClusterBootstrap;
 import org.apache.pekko.management.javadsl.PekkoManagement;
+import org.apache.pekko.stream.Materializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -93,8 +97,11 @@ public final class Node {
   private final HttpServer https; // null without TLS
   private final PaymentGateway payments;
   private final int managementPort;
+  private final WarmUp.Result warmUp;
 
-  private Node(ActorSystem<Void> system, HttpServer binding, HttpServer https, PaymentGateway payments, int managementPort) {
+  private Node(ActorSystem<Void> system, HttpServer binding, HttpServer https, PaymentGateway payments, int managementPort,
+               WarmUp.Result warmUp) {
+    this.warmUp = warmUp;
     this.system = system;
     this.binding = binding;
     this.https = https;
@@ -103,6 +110,8 @@ public final class Node {
   }
 
   public ActorSystem<Void> system() { return system; }
+  /** The requests this node answered itself before it joined the cluster. */
+  WarmUp.Result warmUp() { return warmUp; }
   public int httpPort() { return binding.localAddress().getPort(); }
   /** The HTTPS listener's port, or -1 when TLS is off. */
   public int httpsPort() { return https == null ? -1 : https.localAddress().getPort(); }
@@ -139,12 +148,6 @@ public final class Node {
       Config bo = config.getConfig("boxoffice");
       org.apache.pekko.http.javadsl.model.Uri management =
           PekkoManagement.get(system.classicSystem()).start().toCompletableFuture().get(30, TimeUnit.SECONDS);
-      if (bo.getString("discovery").equals("kubernetes")) {
-        ClusterBootstrap.get(system.classicSystem()).start();
-      } else if (!NodeConfig.hasSeedNodes(config)) {
-        Cluster cluster = Cluster.get(system);
-        cluster.manager().tell(Join.create(cluster.selfMember().address()));
-      }
       Metrics metrics = new Metrics();
       MetricsRoutes.publish(system.classicSystem(), metrics);
       Clock clock = options.clock();
@@ -192,6 +195,11 @@ public final class Node {
           routes(system, config, clock, askTimeout, barcodes, inventorySettings, refs, manifestTopic, keeper, queueSettings,
               queueTokens, payments, metrics, readSide);
       ClusterGauges.register(system, metrics);
+      // Only now a member: the start-up above (class loading, the first compilations) and the
+      // warm-up run before anyone watches this node's heartbeats or places shards on it.
+      WarmUp.Result warm = WarmUp.run(handler, Materializer.matFromSystem(system), bo.getInt("warm-up.requests"), bo.getDuration("warm-up.max-duration"));
+      if (warm.requests() > 0) log.info("warm-up: {} requests in {} ms before joining", warm.requests(), warm.took().toMillis());
+      join(system, config);
       // Our own bind of pekko-http's HTTP layer: it has no deadline for a request's head (HttpServer).
       Duration headTimeout = bo.getDuration("http.header-read-timeout");
       HttpServer https = null;
@@ -215,10 +223,26 @@ public final class Node {
       metrics.bindPools();
       HttpReadiness.ready(system.classicSystem());
       log.info("boxoffice listening on {}{}", binding.localAddress(), https == null ? "" : ", HTTPS on " + https.localAddress());
-      return new Node(system, binding, https, payments, management.port());
+      return new Node(system, binding, https, payments, management.port(), warm);
     } catch (Exception e) {
       system.terminate();
       throw e;
+    }
+  }
+
+  /**
+   * Joins the cluster: through Kubernetes bootstrap, the configured seed nodes, or, with none,
+   * by forming a cluster of its own (the single-node default).
+   */
+  private static void join(ActorSystem<Void> system, Config config) {
+    Cluster cluster = Cluster.get(system);
+    List<String> seeds = NodeConfig.joinSeedNodes(config);
+    if (config.getString("boxoffice.discovery").equals("kubernetes")) {
+      ClusterBootstrap.get(system.classicSystem()).start();
+    } else if (seeds.isEmpty()) {
+      cluster.manager().tell(Join.create(cluster.selfMember().address()));
+    } else {
+      cluster.manager().tell(new JoinSeedNodes(seeds.stream().map(AddressFromURIString::parse).toList()));
     }
   }
 
