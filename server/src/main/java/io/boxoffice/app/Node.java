@@ -200,6 +200,11 @@ public final class Node {
       WarmUp.Result warm = WarmUp.run(handler, Materializer.matFromSystem(system), bo.getInt("warm-up.requests"), bo.getDuration("warm-up.max-duration"));
       if (warm.requests() > 0) log.info("warm-up: {} requests in {} ms before joining", warm.requests(), warm.took().toMillis());
       join(system, config);
+      Config probe = bo.getConfig("dead-member-probe");
+      if (probe.getBoolean("enabled")) {
+        DeadMemberProbe.start(system, probe.getDuration("interval"), probe.getDuration("connect-timeout"), probe.getInt("refusals"),
+            config.getString("pekko.cluster.split-brain-resolver.keep-majority.role"));
+      }
       // Our own bind of pekko-http's HTTP layer: it has no deadline for a request's head (HttpServer).
       Duration headTimeout = bo.getDuration("http.header-read-timeout");
       HttpServer https = null;
