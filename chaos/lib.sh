@@ -189,13 +189,22 @@ start_node() {
   [[ -n ${CHAOS_PAYMENTS_SLOW_MS:-} ]] && slow+=("-Dboxoffice.payments.slow-delay=${CHAOS_PAYMENTS_SLOW_MS}ms")
   [[ -n ${CHAOS_PAYMENTS_FAILURE_RATE:-} ]] && slow+=("-Dboxoffice.payments.failure-rate=${CHAOS_PAYMENTS_FAILURE_RATE}")
   [[ $mode == first ]] && form=true
+  # A node runs at niceness 0 whoever starts it. The drill runs its fans under nice 10 and
+  # restarts killed nodes from that process (so do the rolls it runs): a node started from there
+  # inherited nice 10 and, on cores shared with two nodes at 0, got about a tenth of their CPU
+  # share while its JIT warmed up; it missed heartbeats and was downed (chaos/run/node-N.log:
+  # "Marking node as UNREACHABLE" from the restarted node itself, then "SBR is downing" it).
+  # Without the right to lower niceness (not root), nice warns and runs it as before.
+  local renice=$((-$(nice)))
   (
     cd "$ROOT"
     export BOXOFFICE_FORM_CLUSTER=$form
+    # Requests the node answers itself before it joins (boxoffice.warm-up in conf/boxoffice.conf).
+    export BOXOFFICE_WARM_UP_REQUESTS=${CHAOS_WARM_UP_REQUESTS:-5000}
     export BOXOFFICE_HTTP_PORT=$(http_port "$n") BOXOFFICE_CLUSTER_HOST=127.0.0.1 \
       BOXOFFICE_CLUSTER_PORT=$(remote_port "$n") BOXOFFICE_MANAGEMENT_PORT=$(mgmt_port "$n")
     # shellcheck disable=SC2086 # CHAOS_NODE_JAVA_OPTS is a list of options
-    exec setsid java -Xmx512m -XX:+UseParallelGC ${CHAOS_NODE_JAVA_OPTS:-} "${slow[@]}" \
+    exec setsid nice -n "$renice" java -Xmx512m -XX:+UseParallelGC ${CHAOS_NODE_JAVA_OPTS:-} "${slow[@]}" \
       "-Dpekko.remote.artery.advanced.tcp.outbound-client-hostname=$(remote_client_host "$n")" "-Dchaos.id=$name" \
       -jar "$JAR" </dev/null >>"$RUN/$name.log" 2>&1
   ) &

@@ -44,6 +44,9 @@ public final class ClusterFaults {
         if (event instanceof ClusterEvent.UnreachableMember u) {
           ctx.getLog().warn("{} is unreachable: hold clocks stop until it is back or removed", u.member().address());
           ledger.started(unreachable(u.member().address()), now, lookBackMillis);
+        } else if (event instanceof ClusterEvent.MemberDowned d) {
+          // Downed while still reachable (DeadMemberProbe: its process is gone): trouble as for an unreachable one.
+          ledger.started(unreachable(d.member().address()), now, lookBackMillis);
         } else if (event instanceof ClusterEvent.ReachableMember r) {
           ledger.ended(unreachable(r.member().address()), now);
         } else if (event instanceof ClusterEvent.MemberLeft || event instanceof ClusterEvent.MemberExited) {

@@ -41,23 +41,27 @@ import io.boxoffice.tickets.TicketWallet;
 import io.boxoffice.venue.Venue;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import org.apache.pekko.actor.AddressFromURIString;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.RecipientRef;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.cluster.sharding.typed.javadsl.ClusterSharding;
 import org.apache.pekko.cluster.typed.Cluster;
 import org.apache.pekko.cluster.typed.Join;
+import org.apache.pekko.cluster.typed.JoinSeedNodes;
 import org.apache.pekko.http.javadsl.model.HttpRequest;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
 import org.apache.pekko.http.javadsl.server.AllDirectives;
 import org.apache.pekko.http.javadsl.server.Route;
 import org.apache.pekko.management.cluster.bootstrap.ClusterBootstrap;
 import org.apache.pekko.management.javadsl.PekkoManagement;
+import org.apache.pekko.stream.Materializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -80,8 +84,11 @@ public final class Node {
   private final HttpServer https; // null without TLS
   private final PaymentGateway payments;
   private final int managementPort;
+  private final WarmUp.Result warmUp;
 
-  private Node(ActorSystem<Void> system, HttpServer binding, HttpServer https, PaymentGateway payments, int managementPort) {
+  private Node(ActorSystem<Void> system, HttpServer binding, HttpServer https, PaymentGateway payments, int managementPort,
+               WarmUp.Result warmUp) {
+    this.warmUp = warmUp;
     this.system = system;
     this.binding = binding;
     this.https = https;
@@ -90,6 +97,8 @@ public final class Node {
   }
 
   public ActorSystem<Void> system() { return system; }
+  /** The requests this node answered itself before it joined the cluster. */
+  WarmUp.Result warmUp() { return warmUp; }
   public int httpPort() { return binding.localAddress().getPort(); }
   /** The HTTPS listener's port, or -1 when TLS is off. */
   public int httpsPort() { return https == null ? -1 : https.localAddress().getPort(); }
@@ -127,13 +136,6 @@ public final class Node {
       Config bo = config.getConfig("boxoffice");
       org.apache.pekko.http.javadsl.model.Uri management = PekkoManagement.get(system.classicSystem()).start()
           .toCompletableFuture().get(settings.startTimeout().toMillis(), TimeUnit.MILLISECONDS);
-      if (settings.kubernetesDiscovery()) {
-        ClusterBootstrap.get(system.classicSystem()).start();
-      } else if (!NodeConfig.hasSeedNodes(config)) {
-        Cluster cluster = Cluster.get(system);
-        cluster.manager().tell(Join.create(cluster.selfMember().address()));
-      }
-      PodDeletionCost.startIfConfigured(system, config);
       Metrics metrics = new Metrics();
       MetricsRoutes.publish(system.classicSystem(), metrics);
       io.boxoffice.common.Tracing tracing = options.tracing() != null ? options.tracing()
@@ -181,15 +183,42 @@ public final class Node {
               payments, metrics, readSide);
       handler = new io.boxoffice.edge.RequestTracing(tracing, ClientPrefix.fromConfig(config), RouteNames::route).around(handler);
       ClusterGauges.register(system, metrics);
+      // Only now a member: the start-up above (class loading, the first compilations) and the
+      // warm-up run before anyone watches this node's heartbeats or places shards on it.
+      WarmUp.Result warm = WarmUp.run(handler, Materializer.matFromSystem(system), bo.getInt("warm-up.requests"), bo.getDuration("warm-up.max-duration"));
+      if (warm.requests() > 0) log.info("warm-up: {} requests in {} ms before joining", warm.requests(), warm.took().toMillis());
+      join(system, config, settings);
+      PodDeletionCost.startIfConfigured(system, config);
+      Config probe = bo.getConfig("dead-member-probe");
+      if (probe.getBoolean("enabled")) {
+        DeadMemberProbe.start(system, probe.getDuration("interval"), probe.getDuration("connect-timeout"), probe.getInt("refusals"),
+            config.getString("pekko.cluster.split-brain-resolver.keep-majority.role"));
+      }
       Listeners.Bound bound = Listeners.bind(system, config, settings, tls, handler);
       metrics.bindPools();
       HttpReadiness.ready(system.classicSystem());
       log.info("boxoffice listening on {}{}", bound.http().localAddress(),
           bound.https() == null ? "" : ", HTTPS on " + bound.https().localAddress());
-      return new Node(system, bound.http(), bound.https(), payments, management.port());
+      return new Node(system, bound.http(), bound.https(), payments, management.port(), warm);
     } catch (Exception e) {
       system.terminate();
       throw e;
+    }
+  }
+
+  /**
+   * Joins the cluster: through Kubernetes bootstrap, the configured seed nodes, or, with none,
+   * by forming a cluster of its own (the single-node default).
+   */
+  private static void join(ActorSystem<Void> system, Config config, NodeSettings settings) {
+    Cluster cluster = Cluster.get(system);
+    List<String> seeds = NodeConfig.joinSeedNodes(config);
+    if (settings.kubernetesDiscovery()) {
+      ClusterBootstrap.get(system.classicSystem()).start();
+    } else if (seeds.isEmpty()) {
+      cluster.manager().tell(Join.create(cluster.selfMember().address()));
+    } else {
+      cluster.manager().tell(new JoinSeedNodes(seeds.stream().map(AddressFromURIString::parse).toList()));
     }
   }
 

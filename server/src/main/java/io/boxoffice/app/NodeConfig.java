@@ -65,10 +65,18 @@ public final class NodeConfig {
     // The journal's pool in JMX, where Metrics#bindPools finds it (Slick creates it out of our reach).
     derived.put(DB + ".db.registerMbeans", true);
     derived.put(INVENTORY_DB + ".db.registerMbeans", true);
+    // Not pekko.cluster.seed-nodes: with them the actor system joins as it starts, and the node
+    // would be a member (its heartbeats watched, shards placed on it) through the whole start-up
+    // of a cold JVM. Node joins them itself once it is ready and warm (Node#join).
     List<String> seeds = seedNodes(base);
-    if (!seeds.isEmpty()) derived.put("pekko.cluster.seed-nodes", ConfigValueFactory.fromIterable(seeds));
+    if (seeds.isEmpty()) seeds = base.getStringList("pekko.cluster.seed-nodes");
+    derived.put(JOIN_SEED_NODES, ConfigValueFactory.fromIterable(seeds));
+    derived.put("pekko.cluster.seed-nodes", ConfigValueFactory.fromIterable(List.of()));
     return ConfigFactory.parseMap(derived).withFallback(base).resolve();
   }
+
+  /** Where {@link #resolve} leaves the seed nodes for {@code Node} to join. */
+  static final String JOIN_SEED_NODES = "boxoffice.join-seed-nodes";
 
   /**
    * The seed nodes as Pekko addresses, in the configured order when this node may form the
@@ -116,7 +124,8 @@ public final class NodeConfig {
     return "jdbc:h2:file:" + dir.resolve("boxoffice") + ";DB_CLOSE_ON_EXIT=FALSE";
   }
 
-  public static boolean hasSeedNodes(Config config) {
-    return !config.getString("boxoffice.seed-nodes").isBlank();
+  /** The seed nodes this node joins once started (Pekko addresses, in order; empty: it joins itself). */
+  public static List<String> joinSeedNodes(Config config) {
+    return config.getStringList(JOIN_SEED_NODES);
   }
 }

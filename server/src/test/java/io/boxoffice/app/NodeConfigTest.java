@@ -18,7 +18,22 @@ class NodeConfigTest {
   }
 
   static List<String> seeds(Config config) {
-    return NodeConfig.resolve(config).getStringList("pekko.cluster.seed-nodes");
+    return NodeConfig.joinSeedNodes(NodeConfig.resolve(config));
+  }
+
+  @Test
+  void theActorSystemIsNotGivenTheSeedsSoThatTheNodeJoinsOnlyOnceStarted() {
+    Config resolved = NodeConfig.resolve(node(25520, "10.0.0.1:25520,10.0.0.2:25520", false));
+    assertEquals(List.of(), resolved.getStringList("pekko.cluster.seed-nodes"));
+    assertEquals(2, NodeConfig.joinSeedNodes(resolved).size());
+  }
+
+  @Test
+  void seedsGivenToPekkoDirectlyAreJoinedTooButLater() {
+    Config resolved = NodeConfig.resolve(ConfigFactory.parseString(
+        "pekko.cluster.seed-nodes = [\"pekko://boxoffice@10.0.0.9:25520\"]").withFallback(ConfigFactory.load()));
+    assertEquals(List.of(), resolved.getStringList("pekko.cluster.seed-nodes"));
+    assertEquals(List.of("pekko://boxoffice@10.0.0.9:25520"), NodeConfig.joinSeedNodes(resolved));
   }
 
   @Test
