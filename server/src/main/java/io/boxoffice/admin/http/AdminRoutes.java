@@ -38,7 +38,6 @@ import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
@@ -49,10 +48,8 @@ import org.apache.pekko.cluster.sharding.typed.javadsl.ClusterSharding;
 import org.apache.pekko.cluster.sharding.typed.javadsl.EntityRef;
 import org.apache.pekko.http.javadsl.marshalling.sse.EventStreamMarshalling;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
-import org.apache.pekko.http.javadsl.model.sse.ServerSentEvent;
 import org.apache.pekko.http.javadsl.server.AllDirectives;
 import org.apache.pekko.http.javadsl.server.Route;
-import org.apache.pekko.stream.javadsl.Source;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -69,16 +66,14 @@ public final class AdminRoutes extends AllDirectives {
   private static final Logger log = LoggerFactory.getLogger(AdminRoutes.class);
   private final Manifests manifests;
   private final ReadSide readSide;
-  private final LiveCounters counters;
-  private final Duration liveInterval;
+  private final LiveStream liveStream;
   private final OnSaleRoutes onSale;
 
   public AdminRoutes(ActorSystem<?> system, Api api, String adminToken, long maxVenueBytes, PresaleCodes presale,
                      Function<String, RecipientRef<PresaleRegistry.Command>> registries, PaymentSimulator simulator,
                      Manifests manifests, ReadSide readSide, LiveCounters counters, Duration liveInterval) {
     this.readSide = readSide;
-    this.counters = counters;
-    this.liveInterval = liveInterval;
+    this.liveStream = new LiveStream(api, this::statsOf, counters, liveInterval);
     this.simulator = simulator;
     this.manifests = manifests;
     this.presale = presale;
@@ -92,10 +87,9 @@ public final class AdminRoutes extends AllDirectives {
 
   /** Live streams open now: each ends when its client goes. */
   public int liveStreams() {
-    return liveStreams.get();
+    return liveStream.open();
   }
 
-  private final java.util.concurrent.atomic.AtomicInteger liveStreams = new java.util.concurrent.atomic.AtomicInteger();
 
   public Route routes() {
     // The console's page and assets need no token: the page asks for it and sends it on every call.
@@ -282,28 +276,8 @@ public final class AdminRoutes extends AllDirectives {
     if (!VenueLayout.isValidEntityId(eventId)) return complete(api.error(404, "not_found", "no such event"));
     CompletionStage<Route> known = manifests.current(eventId).handle((m, error) -> error != null
         ? complete(api.failure(error))
-        : completeOK(liveSource(eventId), EventStreamMarshalling.toEventStream()));
+        : completeOK(liveStream.of(eventId), EventStreamMarshalling.toEventStream()));
     return onSuccess(known, route -> route);
-  }
-
-  private Source<ServerSentEvent, org.apache.pekko.NotUsed> liveSource(String eventId) {
-    return Source.tick(Duration.ZERO, liveInterval, "tick")
-        .watchTermination((cancellable, done) -> {
-          liveStreams.incrementAndGet();
-          done.whenComplete((d, e) -> liveStreams.decrementAndGet());
-          return org.apache.pekko.NotUsed.getInstance();
-        })
-        .mapAsync(1, tick -> statsOf(eventId)
-            .thenApply(stats -> Optional.of(new LiveRates.Sample(System.nanoTime(), System.currentTimeMillis(), stats.admittedUpTo(), stats.orders(),
-                counters.seatsHeld(eventId), counters.shed(eventId), stats)))
-            .exceptionally(error -> Optional.empty()))
-        .filter(Optional::isPresent)
-        .map(Optional::get)
-        .statefulMapConcat(() -> {
-          LiveRates rates = new LiveRates();
-          return sample -> List.of(rates.next(sample));
-        })
-        .map(live -> ServerSentEvent.create(api.mapper().writeValueAsString(live), "stats"));
   }
 
   private Route schedule(String eventId, OnSaleRequest r) {

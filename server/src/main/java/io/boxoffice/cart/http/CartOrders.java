@@ -35,6 +35,6 @@ public final class CartOrders implements Orders {
     return AskPattern
         .<Cart.Command, Cart.Reply>ask(carts.apply(Cart.entityId(parts[0], accountId)), r -> new Cart.GetOrder(orderId, r),
             askTimeout, scheduler)
-        .thenApply(reply -> reply instanceof Cart.OrderView o ? Optional.of(ShopRoutes.orderJson(o)) : Optional.empty());
+        .thenApply(reply -> reply instanceof Cart.OrderView o ? Optional.of(ShopJson.order(o)) : Optional.empty());
   }
 }

@@ -17,19 +17,11 @@ import io.boxoffice.inventory.EventInventory;
 import io.boxoffice.inventory.EventInventory.SeatPrice;
 import io.boxoffice.venue.domain.VenueLayout;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.Executor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
-import java.util.function.Predicate;
 import org.apache.pekko.actor.typed.RecipientRef;
 import org.apache.pekko.actor.typed.Scheduler;
 import org.apache.pekko.actor.typed.javadsl.AskPattern;
@@ -42,7 +34,6 @@ import org.apache.pekko.http.javadsl.model.headers.ETag;
 import org.apache.pekko.http.javadsl.model.headers.RawHeader;
 import org.apache.pekko.http.javadsl.server.AllDirectives;
 import org.apache.pekko.http.javadsl.server.Route;
-import org.apache.pekko.pattern.AskTimeoutException;
 
 /**
  * The admitted fan's shop under {@code /api/events/{eventId}}: seat map and availability from
@@ -226,7 +217,7 @@ public final class ShopRoutes extends AllDirectives {
   private Route holdUntil(String eventId, String account,
                           Function<org.apache.pekko.actor.typed.ActorRef<EventInventory.Reply>, EventInventory.Command> message) {
     RecipientRef<EventInventory.Command> inventory = inventories.apply(eventId);
-    CompletionStage<EventInventory.Reply> reply = askUntil(
+    CompletionStage<EventInventory.Reply> reply = AskAgain.until(api.askTimeout(), 
         timeout -> AskPattern.<EventInventory.Command, EventInventory.Reply>ask(inventory, message::apply, timeout, scheduler),
         r -> false, System.nanoTime() + retryDeadline.toNanos());
     return inventoryResponse(reply, r -> held(eventId, account, r));
@@ -275,38 +266,9 @@ public final class ShopRoutes extends AllDirectives {
    */
   private CompletionStage<Cart.Reply> checkoutUntil(RecipientRef<Cart.Command> cart, String key, String paymentToken,
                                                    long deadline) {
-    return askUntil(
+    return AskAgain.until(api.askTimeout(), 
         timeout -> AskPattern.<Cart.Command, Cart.Reply>ask(cart, ref -> new Cart.Checkout(key, paymentToken, ref), timeout, scheduler),
         reply -> reply instanceof Cart.Rejected rejected && rejected.code() == Refusal.UNAVAILABLE, deadline);
-  }
-
-  /**
-   * Runs an idempotent ask (each attempt under at most the ask timeout) again while it times out
-   * or its answer says to, until the deadline (an at-once answer waits a moment first). Only for
-   * asks that carry what makes a repeat harmless: an Idempotency-Key, a request id.
-   */
-  private <R> CompletionStage<R> askUntil(Function<Duration, CompletionStage<R>> ask, Predicate<R> askAgain, long deadline) {
-    Duration attempt = Duration.ofNanos(Math.min(api.askTimeout().toNanos(), Math.max(0, deadline - System.nanoTime())));
-    return ask.apply(attempt)
-        .handle((reply, error) -> {
-          boolean timedOut = error != null && isTimeout(error);
-          boolean again = timedOut || (error == null && askAgain.test(reply));
-          if (again && deadline - System.nanoTime() > MIN_ATTEMPT.toNanos()) {
-            Executor later = timedOut ? Runnable::run
-                : CompletableFuture.delayedExecutor(RETRY_PAUSE.toMillis(), TimeUnit.MILLISECONDS);
-            return CompletableFuture.supplyAsync(() -> null, later).thenCompose(ignored -> askUntil(ask, askAgain, deadline));
-          }
-          return error != null ? CompletableFuture.<R>failedFuture(error) : CompletableFuture.completedFuture(reply);
-        })
-        .thenCompose(stage -> stage);
-  }
-
-  private static final Duration MIN_ATTEMPT = Duration.ofMillis(500);
-  private static final Duration RETRY_PAUSE = Duration.ofMillis(250);
-
-  private static boolean isTimeout(Throwable error) {
-    Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
-    return cause instanceof TimeoutException || cause instanceof AskTimeoutException;
   }
 
   private Route askInventory(String eventId,
@@ -359,44 +321,11 @@ public final class ShopRoutes extends AllDirectives {
     }));
   }
 
-  /**
-   * {@code {"seats":[{"seatId","priceCents"}],"holdExpiresAt"}} for a new hold or the whole cart,
-   * and {@code "expired":{"at"}} when the fan's last hold ran out at {@code expiredAt} (not 0).
-   */
   private HttpResponse holdsView(EventInventory.Reply reply, long expiredAt) {
-    List<SeatPrice> seats;
-    long until;
-    if (reply instanceof EventInventory.Held h) {
-      seats = h.seats();
-      until = h.holdExpiresAt();
-    } else {
-      EventInventory.Holds h = (EventInventory.Holds) reply;
-      seats = h.seats();
-      until = h.holdExpiresAt();
-    }
-    Map<String, Object> body = new LinkedHashMap<>();
-    body.put("seats", seats.stream().map(ShopRoutes::seatJson).toList());
-    body.put("holdExpiresAt", until == 0 ? null : Instant.ofEpochMilli(until).toString());
-    if (expiredAt != 0) body.put("expired", Map.of("at", Instant.ofEpochMilli(expiredAt).toString()));
-    return api.json(200, body);
+    return api.json(200, ShopJson.holds(reply, expiredAt));
   }
 
   private HttpResponse orderView(Cart.Reply reply) {
-    return api.json(200, orderJson((Cart.OrderView) reply));
-  }
-
-  /** The contract's order body, shared with {@code GET /api/orders/{orderId}}. */
-  public static Map<String, Object> orderJson(Cart.OrderView o) {
-    Map<String, Object> body = new LinkedHashMap<>();
-    body.put("orderId", o.orderId());
-    body.put("eventId", o.eventId());
-    body.put("status", o.status());
-    body.put("amountCents", o.amountCents());
-    body.put("tickets", o.tickets().stream().map(t -> Map.of("ticketId", t.ticketId(), "seatId", t.seatId(), "barcode", t.barcode())).toList());
-    return body;
-  }
-
-  private static Map<String, Object> seatJson(SeatPrice s) {
-    return Map.of("seatId", s.seatId(), "priceCents", s.priceCents());
+    return api.json(200, ShopJson.order((Cart.OrderView) reply));
   }
 }
