@@ -180,7 +180,7 @@ public final class ShopRoutes extends AllDirectives {
   private record AvailabilityResponse(EventInventory.Availability snapshot, HttpResponse response) {}
 
   /** The response of each event's newest snapshot (events this node served; the snapshots themselves are kept by {@link EventViews} too). */
-  private final Map<String, AvailabilityResponse> availabilityResponses = new java.util.concurrent.ConcurrentHashMap<>();
+  private final java.util.Map<String, AvailabilityResponse> availabilityResponses = new java.util.concurrent.ConcurrentHashMap<>();
 
   private Route hold(String eventId, String account, EventInventory.QueuePass pass, HoldRequest r, String traceparent) {
     if ((r.seats() == null) == (r.best() == null)) throw ApiError.badRequest("give either seats or best");
