@@ -1,6 +1,9 @@
 package io.boxoffice.queue;
 
 import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -19,13 +22,17 @@ import org.apache.pekko.actor.typed.javadsl.AskPattern;
 public final class EdgeLine {
   private static final int LEASE = 100;
 
-  /** A leased block [next, to]; {@code pending} is the lease being fetched when the block ran out. */
+  /**
+   * A leased block [next, to], and the requests waiting, in arrival order, for places of the
+   * block being leased when this one ran out ({@code leasing}).
+   */
   private static final class Block {
     long next = 1;
     long to = 0;
     long highestGiven;
     long reported;
-    CompletableFuture<Void> pending;
+    boolean leasing;
+    final ArrayDeque<CompletableFuture<Long>> waiting = new ArrayDeque<>();
   }
 
   private final Function<String, RecipientRef<WaitingRoom.Command>> rooms;
@@ -39,38 +46,61 @@ public final class EdgeLine {
     this.askTimeout = askTimeout;
   }
 
-  /** The next later place in arrival order on this node, leasing a new block when this one is used up. */
+  /**
+   * The next later place in arrival order on this node. When the block is used up the request
+   * waits in line for the next one, which is leased once for all who wait: a crowd arriving
+   * together is served from one queue, in order, without a chain of continuations per lease
+   * (a stadium's joins once overflowed the stack that way).
+   */
   public CompletionStage<Long> nextPlace(String eventId) {
     Block block = blocks.computeIfAbsent(eventId, id -> new Block());
-    CompletableFuture<Void> waitFor;
+    CompletableFuture<Long> mine = new CompletableFuture<>();
+    boolean lease;
     synchronized (block) {
-      if (block.next <= block.to) {
+      if (block.waiting.isEmpty() && block.next <= block.to) {
         long place = block.next++;
         block.highestGiven = Math.max(block.highestGiven, place);
         return CompletableFuture.completedFuture(place);
       }
-      if (block.pending == null) {
-        CompletableFuture<Void> lease = AskPattern
-            .<WaitingRoom.Command, WaitingRoom.Reply>ask(rooms.apply(eventId), r -> new WaitingRoom.LeasePlaces(LEASE, r),
-                askTimeout, scheduler)
-            .thenAccept(reply -> {
-              if (!(reply instanceof WaitingRoom.Leased leased)) throw new IllegalStateException("no places to lease: " + reply);
-              synchronized (block) {
-                block.next = leased.from();
-                block.to = leased.to();
-              }
-            })
-            .toCompletableFuture();
-        block.pending = lease;
-        lease.whenComplete((ok, error) -> {
-          synchronized (block) {
-            block.pending = null;
-          }
-        });
-      }
-      waitFor = block.pending;
+      block.waiting.add(mine);
+      lease = !block.leasing;
+      block.leasing = true;
     }
-    return waitFor.thenCompose(ok -> nextPlace(eventId));
+    if (lease) lease(eventId, block);
+    return mine;
+  }
+
+  /** Leases a block and hands its places to the waiting requests in order; leases again while some still wait. */
+  private void lease(String eventId, Block block) {
+    AskPattern.<WaitingRoom.Command, WaitingRoom.Reply>ask(rooms.apply(eventId), r -> new WaitingRoom.LeasePlaces(LEASE, r),
+            askTimeout, scheduler)
+        .whenComplete((reply, error) -> {
+          List<CompletableFuture<Long>> served = new ArrayList<>();
+          List<Long> places = new ArrayList<>();
+          List<CompletableFuture<Long>> failed = new ArrayList<>();
+          boolean again;
+          synchronized (block) {
+            if (reply instanceof WaitingRoom.Leased leased) {
+              block.next = leased.from();
+              block.to = leased.to();
+              while (!block.waiting.isEmpty() && block.next <= block.to) {
+                served.add(block.waiting.poll());
+                places.add(block.next);
+                block.highestGiven = Math.max(block.highestGiven, block.next++);
+              }
+              again = !block.waiting.isEmpty();
+            } else {
+              failed.addAll(block.waiting);
+              block.waiting.clear();
+              again = false;
+            }
+            block.leasing = again;
+          }
+          for (int i = 0; i < served.size(); i++) served.get(i).complete(places.get(i));
+          Throwable cause = error != null ? error : new IllegalStateException("no places to lease: " + reply);
+          failed.forEach(f -> f.completeExceptionally(cause));
+          if (again) lease(eventId, block);
+        });
   }
 
   /** Tells each waiting room what this node saw since the last report. */
