@@ -135,8 +135,10 @@ public final class ShopRoutes extends AllDirectives {
             return complete(HttpResponse.create().withStatus(304).addHeaders(headers));
           }
           byte[] body = compact ? (gzip ? view.compactGzip() : view.compact()) : (gzip ? view.jsonGzip() : view.json());
+          // One rendering shared by every response, never copied: a byte[] entity is copied per
+          // response, and 4,000 shoppers reading a 7.9 MB stadium map at once ran a 2 GB heap out.
           HttpResponse response = HttpResponse.create().withStatus(200).addHeaders(headers)
-              .withEntity(ContentTypes.APPLICATION_JSON, body);
+              .withEntity(ContentTypes.APPLICATION_JSON, org.apache.pekko.util.ByteString.fromArrayUnsafe(body));
           return complete(gzip ? response.addHeader(RawHeader.create("Content-Encoding", "gzip")) : response);
         }));
       });
