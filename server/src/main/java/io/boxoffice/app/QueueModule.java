@@ -90,6 +90,14 @@ final class QueueModule {
       }
 
       @Override
+      public CompletionStage<Set<String>> lookUp(Set<String> eventIds) {
+        return AskPattern.<OnSaleKeeper.Command, OnSaleKeeper.Events>ask(
+                entities.keeper(), replyTo -> new OnSaleKeeper.LookUp(eventIds, replyTo), askTimeout, system.scheduler())
+            .thenCompose(e -> e.complete() ? CompletableFuture.completedFuture(e.eventIds())
+                : CompletableFuture.failedFuture(new IllegalStateException("the keeper is still reading the journal")));
+      }
+
+      @Override
       public CompletionStage<Void> announce(String eventId) {
         return AskPattern.<OnSaleKeeper.Command, OnSaleKeeper.Events>ask(entities.keeper(),
             replyTo -> new OnSaleKeeper.Announce(eventId, replyTo), askTimeout, system.scheduler()).thenApply(e -> null);

@@ -37,24 +37,32 @@ public final class Bulkhead {
 
   private final int perEvent;
   private final int node;
+  private final java.util.function.Predicate<String> shares;
   private final ConcurrentHashMap<String, Integer> inFlight = new ConcurrentHashMap<>();
+  /** Compartments that take part in the fair share, whether they did when they opened (so that their close matches). */
+  private final ConcurrentHashMap<String, Boolean> sharing = new ConcurrentHashMap<>();
   private final AtomicInteger total = new AtomicInteger();
+  private final AtomicInteger sharingEvents = new AtomicInteger();
 
   /** Compartments of {@code perEvent} requests and no node-wide sharing (every event its whole compartment). */
   public Bulkhead(int perEvent) {
-    this(perEvent, Integer.MAX_VALUE);
+    this(perEvent, Integer.MAX_VALUE, id -> true);
   }
 
   /**
    * @param perEvent requests of one event in flight at most
    * @param node requests in flight on this node from which, while several events have requests
    *     in flight, an event past its fair share is refused
+   * @param shares whether an event takes part in the fair share: events this node knows. Ids
+   *     nobody created get their compartment but never dilute the share of real events, or a
+   *     bot naming many made-up ids at once would shrink a real event's share to nothing.
    */
-  public Bulkhead(int perEvent, int node) {
+  public Bulkhead(int perEvent, int node, java.util.function.Predicate<String> shares) {
     if (perEvent < 2) throw new IllegalArgumentException("capacity must be at least 2");
     if (node < 2) throw new IllegalArgumentException("the node's capacity must be at least 2");
     this.perEvent = perEvent;
     this.node = node;
+    this.shares = shares;
   }
 
   /** Takes a place for one request of the event, or answers false when its class's share is full. */
@@ -66,13 +74,18 @@ public final class Bulkhead {
     inFlight.compute(eventId, (id, now) -> {
       int n = now == null ? 0 : now;
       if (n >= limit) return now;
-      int busy = inFlight.size() + (now == null ? 1 : 0);
-      if (busy > 1 && total.get() >= node) {
+      boolean shared = now == null ? shares.test(id) : sharing.getOrDefault(id, false);
+      int busy = sharingEvents.get() + (now == null && shared ? 1 : 0);
+      if (shared && busy > 1 && total.get() >= node) {
         int fairShare = Math.max(1, (int) Math.floor(node * priority.share) / busy);
         if (n >= fairShare) return now;
       }
       entered[0] = true;
       total.incrementAndGet();
+      if (now == null && shared) {
+        sharing.put(id, true);
+        sharingEvents.incrementAndGet();
+      }
       return n + 1;
     });
     return entered[0];
@@ -82,7 +95,9 @@ public final class Bulkhead {
   public void exit(String eventId) {
     inFlight.computeIfPresent(eventId, (id, now) -> {
       total.decrementAndGet();
-      return now <= 1 ? null : now - 1;
+      if (now > 1) return now - 1;
+      if (sharing.remove(id) != null) sharingEvents.decrementAndGet();
+      return null;
     });
   }
 

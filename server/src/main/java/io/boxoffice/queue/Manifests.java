@@ -4,6 +4,8 @@ import io.boxoffice.edge.ApiError;
 import io.boxoffice.queue.domain.Phase;
 import java.time.Duration;
 import java.util.Collection;
+import java.util.HashMap;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -44,6 +46,9 @@ public final class Manifests {
 
     /** Makes a new event part of what {@link #eventIds()} answers on every node from now on. */
     CompletionStage<Void> announce(String eventId);
+
+    /** Which of {@code eventIds} exist, as the catalogue says now; fails while it cannot be told. */
+    CompletionStage<java.util.Set<String>> lookUp(java.util.Set<String> eventIds);
   }
 
   private final BiConsumer<String, Manifests> onNewEvent;
@@ -93,7 +98,7 @@ public final class Manifests {
     // and shared: a flood of made-up ids waits on the same catalogue and then costs nothing.
     return catalogueRead.copy().orTimeout(ROOM_START_WAIT.toMillis(), TimeUnit.MILLISECONDS)
         .thenCompose(c -> c.contains(eventId) ? CompletableFuture.completedFuture(c)
-            : reread().exceptionallyCompose(e -> CompletableFuture.failedFuture(tryAgain())))
+            : lookUp(eventId).exceptionallyCompose(e -> CompletableFuture.failedFuture(tryAgain())))
         .exceptionallyCompose(e -> CompletableFuture.failedFuture(
             e instanceof ApiError || e.getCause() instanceof ApiError ? e : unknown(eventId)))
         .thenCompose(c -> {
@@ -146,44 +151,53 @@ public final class Manifests {
   }
 
   /**
-   * The catalogue read again for a request that found an id this node has not heard of: one
-   * read serves every miss that arrived before it started, and reads start at most once per
-   * {@link #REREAD_EVERY}, so a flood of made-up ids costs one ask of the keeper a second. A
-   * miss never takes the answer of a read that started before it: an event announced just
-   * before the miss is in the read it waits for. Fails when the keeper cannot be asked.
+   * Asks the catalogue whether an id this node has not heard of exists, for a request that found
+   * it missing: one question at a time from this node, which carries every id missed while the
+   * one before was out, so a flood of made-up ids costs a small ask of the keeper per round trip
+   * and a lone miss is answered at once. A miss never takes the answer of a question asked
+   * before it: an event announced just before the miss is in the answer it waits for. Ids found
+   * join this node's catalogue; the stage answers the catalogue as this node then knows it.
    */
-  private CompletionStage<java.util.Set<String>> reread() {
-    CompletableFuture<java.util.Set<String>> next;
+  private CompletionStage<java.util.Set<String>> lookUp(String eventId) {
+    CompletableFuture<java.util.Set<String>> answer = new CompletableFuture<>();
+    boolean ask;
     synchronized (this) {
-      if (pendingReread != null) return pendingReread.copy();
-      next = new CompletableFuture<>();
-      pendingReread = next;
-      long wait = Math.max(0, lastRereadStart + REREAD_EVERY.toNanos() - System.nanoTime());
-      system.scheduler().scheduleOnce(Duration.ofNanos(wait), () -> startReread(next), system.executionContext());
+      missed.computeIfAbsent(eventId, id -> new ArrayList<>()).add(answer);
+      ask = !asking;
+      asking = true;
     }
-    return next.copy();
+    if (ask) askNext();
+    return answer;
   }
 
-  private void startReread(CompletableFuture<java.util.Set<String>> read) {
+  private void askNext() {
+    Map<String, List<CompletableFuture<java.util.Set<String>>>> batch;
     synchronized (this) {
-      pendingReread = null;
-      lastRereadStart = System.nanoTime();
-    }
-    catalogue.eventIds().whenComplete((ids, error) -> {
-      if (ids == null) {
-        read.completeExceptionally(error);
+      if (missed.isEmpty()) {
+        asking = false;
         return;
       }
-      java.util.Set<String> now = java.util.Set.copyOf(ids);
-      catalogued = now;
-      read.complete(now);
+      batch = missed;
+      missed = new HashMap<>();
+    }
+    catalogue.lookUp(java.util.Set.copyOf(batch.keySet())).whenComplete((found, error) -> {
+      if (found != null && !found.isEmpty()) {
+        java.util.Set<String> known = new java.util.HashSet<>(catalogued == null ? java.util.Set.of() : catalogued);
+        known.addAll(found);
+        catalogued = java.util.Set.copyOf(known);
+      }
+      java.util.Set<String> now = catalogued == null ? java.util.Set.of() : catalogued;
+      batch.values().forEach(waiters -> waiters.forEach(w -> {
+        if (found != null) w.complete(now);
+        else w.completeExceptionally(error);
+      }));
+      askNext();
     });
   }
 
-  /** A read not started yet that misses wait for; null when none is due. Guarded by {@code this}. */
-  private CompletableFuture<java.util.Set<String>> pendingReread;
-  private long lastRereadStart = System.nanoTime() - REREAD_EVERY.toNanos();
-  private static final Duration REREAD_EVERY = Duration.ofSeconds(1);
+  /** Ids missed while a question was out, with the requests waiting for them. Guarded by {@code this}. */
+  private Map<String, List<CompletableFuture<java.util.Set<String>>>> missed = new HashMap<>();
+  private boolean asking;
 
   /** Reads the catalogue until it answers, once a second; then the topic alone keeps this node up to date. */
   private void readCatalogue(ActorSystem<?> system, Catalogue catalogue) {

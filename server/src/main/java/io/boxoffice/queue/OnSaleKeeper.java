@@ -76,6 +76,9 @@ public final class OnSaleKeeper {
    */
   public record Announce(String eventId, ActorRef<Events> replyTo) implements Command {}
 
+  /** Replies {@link Events} holding those of {@code eventIds} that exist (all the keeper knows of them). */
+  public record LookUp(Set<String> eventIds, ActorRef<Events> replyTo) implements Command {}
+
   private record Poke() implements Command {}
 
   /** What one pass read: the defined events and the scheduled ones, or {@code failure}. */
@@ -125,6 +128,12 @@ public final class OnSaleKeeper {
           .onMessage(Announce.class, a -> {
             defined.add(a.eventId());
             a.replyTo().tell(new Events(readOnce[0], Set.of(a.eventId())));
+            return Behaviors.same();
+          })
+          .onMessage(LookUp.class, l -> {
+            Set<String> found = new HashSet<>();
+            for (String id : l.eventIds()) if (defined.contains(id) || scheduled.contains(id)) found.add(id);
+            l.replyTo().tell(new Events(readOnce[0], found));
             return Behaviors.same();
           })
           .onMessage(ListEvents.class, l -> {

@@ -37,7 +37,7 @@ class BulkheadTest {
   @Test
   void aBusyNodeTakesBackWhatAFloodedEventHoldsBeyondItsFairShareAndGivesItToTheOthers() {
     // Compartments of 100; once 20 are in flight and several events want them, they are shared.
-    Bulkhead b = new Bulkhead(100, 20);
+    Bulkhead b = new Bulkhead(100, 20, id -> true);
     while (b.tryEnter("hot", Bulkhead.Priority.HOLD)) { }
     assertEquals(80, b.inFlight("hot"), "alone, an event may fill its holds' share of its compartment");
     // Two events busy: a fair share of holds is 20 * 0.8 / 2 = 8 each.
@@ -51,6 +51,23 @@ class BulkheadTest {
     assertFalse(b.tryEnter("hot", Bulkhead.Priority.HOLD));
     assertEquals(20, b.inFlight());
     assertEquals(2, b.busyEvents());
+  }
+
+  @Test
+  void madeUpEventsInFlightNeverShrinkARealEventsShare() {
+    // A bot names 300 ids nobody created at once: the node is busy, but only real events share it.
+    Bulkhead b = new Bulkhead(100, 20, id -> !id.startsWith("made-up-"));
+    for (int i = 0; i < 300; i++) assertTrue(b.tryEnter("made-up-" + i, Bulkhead.Priority.READ), "made-up " + i);
+    for (int i = 0; i < 80; i++) assertTrue(b.tryEnter("real", Bulkhead.Priority.HOLD), "the real event's hold " + i);
+    assertFalse(b.tryEnter("real", Bulkhead.Priority.HOLD), "its own compartment still bounds it");
+    // Two real events busy share the node as before.
+    for (int i = 0; i < 8; i++) assertTrue(b.tryEnter("other", Bulkhead.Priority.HOLD), "the other real event's hold " + i);
+    assertFalse(b.tryEnter("other", Bulkhead.Priority.HOLD), "beyond its fair share of two");
+    for (int i = 0; i < 300; i++) b.exit("made-up-" + i);
+    for (int i = 0; i < 80; i++) b.exit("real");
+    for (int i = 0; i < 8; i++) b.exit("other");
+    assertEquals(0, b.inFlight());
+    assertEquals(0, b.busyEvents());
   }
 
   @Test
