@@ -1,5 +1,6 @@
 package io.boxoffice.sim;
 
+import io.boxoffice.queue.domain.ProofOfWork;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -86,7 +87,7 @@ final class Puzzles implements AutoCloseable {
       for (long n = start; n >= 0; n += stride) {
         if ((++tried & 1023) == 0 && found.get() >= 0) return null;
         sha.update(prefix);
-        if (leadingZeroBits(sha.digest(Long.toString(n).getBytes(StandardCharsets.US_ASCII))) >= bits) {
+        if (ProofOfWork.leadingZeroBits(sha.digest(Long.toString(n).getBytes(StandardCharsets.US_ASCII))) >= bits) {
           found.compareAndSet(-1, n);
           return Long.toString(n);
         }
@@ -95,15 +96,6 @@ final class Puzzles implements AutoCloseable {
     } finally {
       hashes.add(tried);
     }
-  }
-
-  static int leadingZeroBits(byte[] bytes) {
-    int zeros = 0;
-    for (byte b : bytes) {
-      if (b != 0) return zeros + Integer.numberOfLeadingZeros(b & 0xff) - 24;
-      zeros += 8;
-    }
-    return zeros;
   }
 
   private static void record(Histogram h, long givenNanos) {

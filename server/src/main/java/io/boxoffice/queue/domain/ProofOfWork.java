@@ -113,7 +113,7 @@ public final class ProofOfWork {
   }
 
   /** How many zero bits {@code bytes} begins with, most significant bit of the first byte first. */
-  static int leadingZeroBits(byte[] bytes) {
+  public static int leadingZeroBits(byte[] bytes) {
     int zeros = 0;
     for (byte b : bytes) {
       if (b != 0) return zeros + Integer.numberOfLeadingZeros(b & 0xff) - 24;

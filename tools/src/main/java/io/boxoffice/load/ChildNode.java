@@ -1,0 +1,110 @@
+package io.boxoffice.load;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The packaged {@code boxoffice.jar} as a child process, as an operator runs it, for the
+ * simulator and the benches: its own JVM, heap and threads (the load generator's are not counted
+ * in them), on free ports, its output in a log file. Callers give the JVM options and the
+ * environment (database, tokens, keys); this starts it, waits until it serves, and stops it.
+ */
+public final class ChildNode implements AutoCloseable {
+  public final int httpPort;
+  public final String adminToken;
+  public final Path log;
+  private final Process process;
+
+  private ChildNode(int httpPort, String adminToken, Path log, Process process) {
+    this.httpPort = httpPort;
+    this.adminToken = adminToken;
+    this.log = log;
+    this.process = process;
+  }
+
+  /**
+   * Starts {@code jar} with {@code javaOptions} and {@code env} (a null value removes the
+   * variable), on free HTTP, management and cluster ports with {@code adminToken}, and returns once
+   * it answers and reaches its inventory (at most {@code startup}).
+   */
+  public static ChildNode start(Path jar, Path log, List<String> javaOptions, Map<String, String> env, String adminToken,
+                                Duration startup) throws IOException, InterruptedException {
+    if (!Files.exists(jar)) throw new IllegalStateException("no " + jar + ": build it first (mvn -B package -DskipTests)");
+    Files.createDirectories(log.toAbsolutePath().getParent());
+    int http = freePort();
+    List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+    command.addAll(javaOptions);
+    command.addAll(List.of("-jar", jar.toAbsolutePath().toString()));
+    ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+    Map<String, String> environment = pb.environment();
+    environment.put("BOXOFFICE_HTTP_PORT", Integer.toString(http));
+    environment.put("BOXOFFICE_MANAGEMENT_PORT", Integer.toString(freePort()));
+    environment.put("BOXOFFICE_CLUSTER_PORT", Integer.toString(freePort()));
+    environment.put("BOXOFFICE_CLUSTER_HOST", "127.0.0.1");
+    environment.remove("BOXOFFICE_SEED_NODES");
+    environment.put("BOXOFFICE_ADMIN_TOKEN", adminToken);
+    env.forEach((k, v) -> {
+      if (v == null) environment.remove(k);
+      else environment.put(k, v);
+    });
+    Process p = pb.start();
+    p.getOutputStream().close();
+    ChildNode node = new ChildNode(http, adminToken, log, p);
+    Runtime.getRuntime().addShutdownHook(new Thread(node::close));
+    node.awaitServing(startup);
+    return node;
+  }
+
+  /** 404 for the stats of an event that does not exist: HTTP serves and the inventory answers. */
+  private void awaitServing(Duration startup) throws InterruptedException {
+    HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    HttpRequest probe = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + "/admin/events/none/stats"))
+        .header("Authorization", "Bearer " + adminToken).timeout(Duration.ofSeconds(3)).GET().build();
+    long deadline = System.nanoTime() + startup.toNanos();
+    while (System.nanoTime() < deadline) {
+      if (!process.isAlive()) throw new IllegalStateException("the node exited with " + process.exitValue() + " (see " + log + ")");
+      try {
+        if (client.send(probe, HttpResponse.BodyHandlers.discarding()).statusCode() == 404) return;
+      } catch (IOException e) {
+        // Not listening yet.
+      }
+      TimeUnit.MILLISECONDS.sleep(500);
+    }
+    close();
+    throw new IllegalStateException("the node did not serve within " + startup.toSeconds() + " s (see " + log + ")");
+  }
+
+  @Override
+  public void close() {
+    if (!process.isAlive()) return;
+    process.destroy();
+    try {
+      if (!process.waitFor(20, TimeUnit.SECONDS)) process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      process.destroyForcibly();
+    }
+  }
+
+  /** A port free now, never one of the chaos drill's fixed ports (18081-18083, 18581-18583, 25521-25523). */
+  public static int freePort() throws IOException {
+    while (true) {
+      try (ServerSocket s = new ServerSocket(0)) {
+        int port = s.getLocalPort();
+        boolean chaos = port >= 18081 && port <= 18083 || port >= 18581 && port <= 18583 || port >= 25521 && port <= 25523;
+        if (!chaos) return port;
+      }
+    }
+  }
+}
