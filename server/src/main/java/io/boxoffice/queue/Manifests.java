@@ -4,7 +4,7 @@ import io.boxoffice.edge.ApiError;
 import io.boxoffice.queue.domain.Phase;
 import java.time.Duration;
 import java.util.Collection;
-import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -177,8 +177,20 @@ public final class Manifests {
         asking = false;
         return;
       }
-      batch = missed;
-      missed = new HashMap<>();
+      // At most LOOK_UP_BATCH ids a question, so that a flood of made-up ids from many
+      // networks never makes a message too large for remoting; the rest wait for the next one.
+      if (missed.size() <= LOOK_UP_BATCH) {
+        batch = missed;
+        missed = new LinkedHashMap<>();
+      } else {
+        batch = new LinkedHashMap<>();
+        var it = missed.entrySet().iterator();
+        while (batch.size() < LOOK_UP_BATCH) {
+          var e = it.next();
+          batch.put(e.getKey(), e.getValue());
+          it.remove();
+        }
+      }
     }
     catalogue.lookUp(java.util.Set.copyOf(batch.keySet())).whenComplete((found, error) -> {
       if (found != null && !found.isEmpty()) {
@@ -196,7 +208,9 @@ public final class Manifests {
   }
 
   /** Ids missed while a question was out, with the requests waiting for them. Guarded by {@code this}. */
-  private Map<String, List<CompletableFuture<java.util.Set<String>>>> missed = new HashMap<>();
+  private Map<String, List<CompletableFuture<java.util.Set<String>>>> missed = new LinkedHashMap<>();
+  /** Ids in one question to the keeper at most (64 characters each: well under remoting's frame). */
+  static final int LOOK_UP_BATCH = 1_000;
   private boolean asking;
 
   /** Reads the catalogue until it answers, once a second; then the topic alone keeps this node up to date. */

@@ -48,9 +48,12 @@ class ManifestsCatalogueTest {
 
     final AtomicInteger lookUps = new AtomicInteger();
 
+    final AtomicInteger largestQuestion = new AtomicInteger();
+
     @Override
     public CompletionStage<Set<String>> lookUp(Set<String> eventIds) {
       lookUps.incrementAndGet();
+      largestQuestion.accumulateAndGet(eventIds.size(), Math::max);
       // Answered a moment later, as an ask of the keeper on another node is.
       return CompletableFuture.supplyAsync(() -> {
         Set<String> found = new java.util.HashSet<>(eventIds);
@@ -113,6 +116,8 @@ class ManifestsCatalogueTest {
     }
     int asks = keeper.lookUps.get() - before;
     assertTrue(asks <= 20, asks + " questions to the keeper for 2,000 misses");
+    assertTrue(keeper.largestQuestion.get() <= Manifests.LOOK_UP_BATCH,
+        "a question of " + keeper.largestQuestion.get() + " ids: too large a message for remoting");
   }
 
   @Test
