@@ -119,7 +119,12 @@ class ManagerApiTest {
   void badInputIsRefusedWith4xxAndChangesNothing() {
     String venueId = venue(100);
     String eventId = event(venueId);
-    int venuesBefore = admin.admin("GET", "/admin/venues", null).json().get("venues").size();
+    // The venue list is a projection that lags a moment: count once it shows the venue just made
+    // (and so every venue made before it, read in journal order), or a late row counts as "made".
+    int venuesBefore = org.awaitility.Awaitility.await("the venue list showing " + venueId)
+        .atMost(java.time.Duration.ofSeconds(20)).pollInterval(java.time.Duration.ofMillis(100))
+        .until(() -> admin.admin("GET", "/admin/venues", null).json().get("venues"),
+            venues -> venues.findValuesAsText("venueId").contains(venueId)).size();
     List<String> venueBodies = List.of(
         "{\"venueId\":\"bad\\u0000id\",\"name\":\"x\",\"generate\":{\"layout\":\"stadium\",\"seats\":100}}",
         "{\"venueId\":\"" + id("mv") + "\",\"name\":\"x\",\"generate\":{\"layout\":\"stadium\",\"seats\":-5}}",
