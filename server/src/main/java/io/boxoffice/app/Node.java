@@ -168,7 +168,8 @@ public final class Node {
           (eventId, accountId) -> refs.places().apply(QueuePlace.entityId(eventId, accountId)).tell(new QueuePlace.Bought()))
           .withHoldTimer(bo.getDuration("cart.hold-recheck"), bo.getDuration("cart.hold-release-grace"), metrics)
           .withShoppingStarted((eventId, accountId) ->
-              refs.places().apply(QueuePlace.entityId(eventId, accountId)).tell(new QueuePlace.Shopping())));
+              refs.places().apply(QueuePlace.entityId(eventId, accountId)).tell(new QueuePlace.Shopping()))
+          .withTracing(tracing));
       // Journal write times are wall-clock times, so the sweep measures staleness on the wall clock.
       CheckoutRecovery.init(system, readSide, Clock.systemUTC(), bo.getDuration("checkout-recovery.interval"),
           bo.getDuration("checkout-recovery.stalled-after"), refs.carts());

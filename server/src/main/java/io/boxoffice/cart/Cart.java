@@ -21,6 +21,7 @@ import io.boxoffice.inventory.EventInventory.SeatPrice;
 import io.boxoffice.payment.PaymentGateway;
 import io.boxoffice.tickets.domain.Ticket;
 import io.boxoffice.tickets.TicketWallet;
+import io.opentelemetry.api.trace.Span;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -80,7 +81,13 @@ public final class Cart extends EventSourcedBehaviorWithEnforcedReplies<Cart.Com
   public sealed interface Command extends CborSerializable {}
 
   /** Buys everything held; replies {@link OrderView} or {@link Rejected} ({@code hold_expired}, {@code payment_declined}, ...). */
-  public record Checkout(String idempotencyKey, String paymentToken, ActorRef<Reply> replyTo) implements Command {}
+  public record Checkout(String idempotencyKey, String paymentToken, String traceparent, ActorRef<Reply> replyTo)
+      implements Command {
+    /** Not traced. */
+    public Checkout(String idempotencyKey, String paymentToken, ActorRef<Reply> replyTo) {
+      this(idempotencyKey, paymentToken, null, replyTo);
+    }
+  }
 
   /** Replies {@link OrderView} or {@link Rejected} {@code not_found}. */
   public record GetOrder(String orderId, ActorRef<Reply> replyTo) implements Command {}
@@ -200,6 +207,8 @@ public final class Cart extends EventSourcedBehaviorWithEnforcedReplies<Cart.Com
   /** A release of due seats is asked and not answered yet. */
   private boolean checkingExpiry;
   private int expiryUnanswered;
+  /** Spans of checkouts asked by traced requests (none while tracing is off). */
+  private final CheckoutTraces traces;
 
   private Cart(ActorContext<Command> context, TimerScheduler<Command> timers, PersistenceId id,
                String eventId, String accountId, CartSettings settings) {
@@ -211,6 +220,7 @@ public final class Cart extends EventSourcedBehaviorWithEnforcedReplies<Cart.Com
     this.settings = settings;
     this.holdTimer = new HoldTimer(settings.holdReleaseGrace().toMillis());
     this.saga = new CheckoutSaga(eventId, accountId, settings.barcodes()::issue);
+    this.traces = new CheckoutTraces(settings.tracing());
     this.backoff = Backoff.between(settings.retryMin(), settings.retryMax());
   }
 
@@ -236,6 +246,7 @@ public final class Cart extends EventSourcedBehaviorWithEnforcedReplies<Cart.Com
           carryOut(saga.resume(state.checkouts()).actions(), null);
           lookUpLiveHolds();
         })
+        .onSignal(org.apache.pekko.actor.typed.PostStop.instance(), state -> traces.stopped())
         .build();
   }
 
@@ -245,10 +256,17 @@ public final class Cart extends EventSourcedBehaviorWithEnforcedReplies<Cart.Com
   public CommandHandlerWithReply<Command, Event, State> commandHandler() {
     return newCommandHandlerWithReplyBuilder().forAnyState()
         .onCommand(GetOrder.class, (state, g) -> Effect().reply(g.replyTo(), reply(saga.order(state.checkouts(), g.orderId()))))
-        .onCommand(Checkout.class, (state, c) ->
-            follow(saga.checkout(state.checkouts(), c.idempotencyKey(), c.paymentToken()), c.replyTo()))
-        .onCommand(HoldsForCheckout.class, (state, h) ->
-            follow(saga.holdsFound(state.checkouts(), h.key(), h.paymentToken(), h.holds(), settings.clock().millis()), h.replyTo()))
+        .onCommand(Checkout.class, (state, c) -> {
+          traces.asked(c.idempotencyKey(), c.traceparent());
+          Decision decision = saga.checkout(state.checkouts(), c.idempotencyKey(), c.paymentToken());
+          traces.decided(c.idempotencyKey(), decision);
+          return follow(decision, c.replyTo());
+        })
+        .onCommand(HoldsForCheckout.class, (state, h) -> {
+          Decision decision = saga.holdsFound(state.checkouts(), h.key(), h.paymentToken(), h.holds(), settings.clock().millis());
+          traces.decided(h.key(), decision);
+          return follow(decision, h.replyTo());
+        })
         .onCommand(AuthorizeAnswered.class, (state, a) -> follow(saga.authorizeAnswered(state.checkouts(), a.orderId(), a.answer()), null))
         .onCommand(ConfirmAnswered.class, (state, c) -> follow(saga.confirmAnswered(state.checkouts(), c.orderId(), c.answer()), null))
         .onCommand(CaptureDone.class, (state, c) -> follow(saga.captureDone(state.checkouts(), c.orderId(), c.ok()), null))
@@ -395,33 +413,46 @@ public final class Cart extends EventSourcedBehaviorWithEnforcedReplies<Cart.Com
     public void answerWaiting(Action.AnswerWaiting a) {
       List<ActorRef<Reply>> refs = waiting.remove(a.orderId());
       if (refs == null) return;
+      traces.orderAnswered(a.orderId(), a.answer());
       Reply reply = reply(a.answer());
       refs.forEach(r -> r.tell(reply));
     }
 
     @Override
     public void authorize(Action.Authorize a) {
+      Span call = traces.call(a.orderId(), "payment authorize");
       context.pipeToSelf(settings.payments().authorize(a.idempotencyKey(), a.paymentToken(), a.amountCents()),
-          (result, error) -> new AuthorizeAnswered(a.orderId(), paymentAnswer(result)));
+          (result, error) -> {
+            CheckoutTraces.callDone(call, error == null);
+            return new AuthorizeAnswered(a.orderId(), paymentAnswer(result));
+          });
     }
 
     @Override
     public void confirm(Action.Confirm a) {
       context.ask(EventInventory.Reply.class, settings.inventories().apply(eventId), settings.askTimeout(),
-          ref -> new EventInventory.Confirm(accountId, a.orderId(), a.seatIds(), ref),
+          ref -> new EventInventory.Confirm(accountId, a.orderId(), a.seatIds(), traces.traceparent(a.orderId()), ref),
           (reply, error) -> new ConfirmAnswered(a.orderId(), inventoryAnswer(reply)));
     }
 
     @Override
     public void capture(Action.Capture a) {
+      Span call = traces.call(a.orderId(), "payment capture");
       context.pipeToSelf(settings.payments().capture(a.idempotencyKey(), a.authorizationId(), a.amountCents()),
-          (ok, error) -> new CaptureDone(a.orderId(), error == null));
+          (ok, error) -> {
+            CheckoutTraces.callDone(call, error == null);
+            return new CaptureDone(a.orderId(), error == null);
+          });
     }
 
     @Override
     public void voidAuthorization(Action.VoidAuthorization a) {
+      Span call = traces.call(a.orderId(), "payment void");
       context.pipeToSelf(settings.payments().voidAuthorization(a.idempotencyKey(), a.authorizationId(), a.authorizeKey()),
-          (ok, error) -> new VoidDone(a.orderId(), error == null));
+          (ok, error) -> {
+            CheckoutTraces.callDone(call, error == null);
+            return new VoidDone(a.orderId(), error == null);
+          });
     }
 
     @Override

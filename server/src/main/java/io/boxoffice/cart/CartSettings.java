@@ -1,6 +1,7 @@
 package io.boxoffice.cart;
 
 import io.boxoffice.common.SnapshotPolicy;
+import io.boxoffice.common.Tracing;
 import io.boxoffice.inventory.EventInventory;
 import io.boxoffice.payment.PaymentGateway;
 import io.boxoffice.tickets.domain.Barcode;
@@ -20,7 +21,7 @@ import org.apache.pekko.actor.typed.RecipientRef;
  * earliest deadline the cart knows of, or after {@code holdRecheck} at the latest to read the
  * clock again (a clock that moved, a deadline heard late); it asks a seat's release only
  * {@code holdReleaseGrace} after the deadline (see {@link io.boxoffice.cart.domain.HoldTimer});
- * {@code metrics} counts its releases.
+ * {@code metrics} counts its releases; {@code tracing} traces checkouts of traced requests.
  */
 public record CartSettings(
     Clock clock,
@@ -36,7 +37,8 @@ public record CartSettings(
     Duration holdReleaseGrace,
     ShopMetrics metrics,
     BiConsumer<String, String> startedShopping,
-    SnapshotPolicy snapshots) {
+    SnapshotPolicy snapshots,
+    Tracing tracing) {
 
   /** The hold timer's defaults: a look at the clock every 30 s, releases counted nowhere. */
   public CartSettings(Clock clock, PaymentGateway payments, Barcode barcodes,
@@ -45,17 +47,23 @@ public record CartSettings(
                       Duration askTimeout, Duration retryMin, Duration retryMax, SnapshotPolicy snapshots,
                       BiConsumer<String, String> checkedOut) {
     this(clock, payments, barcodes, inventories, wallets, askTimeout, retryMin, retryMax, checkedOut,
-        Duration.ofSeconds(30), Duration.ZERO, ShopMetrics.NONE, (eventId, accountId) -> { }, snapshots);
+        Duration.ofSeconds(30), Duration.ZERO, ShopMetrics.NONE, (eventId, accountId) -> { }, snapshots, Tracing.OFF);
   }
 
   public CartSettings withHoldTimer(Duration recheck, Duration releaseGrace, ShopMetrics counts) {
     return new CartSettings(clock, payments, barcodes, inventories, wallets, askTimeout, retryMin, retryMax, checkedOut,
-        recheck, releaseGrace, counts, startedShopping, snapshots);
+        recheck, releaseGrace, counts, startedShopping, snapshots, tracing);
   }
 
   public CartSettings withShoppingStarted(BiConsumer<String, String> started) {
     return new CartSettings(clock, payments, barcodes, inventories, wallets, askTimeout, retryMin, retryMax, checkedOut,
-        holdRecheck, holdReleaseGrace, metrics, started, snapshots);
+        holdRecheck, holdReleaseGrace, metrics, started, snapshots, tracing);
+  }
+
+  /** Checkouts traced: a span per checkout of a traced request, its payment calls and its confirm at the inventory. */
+  public CartSettings withTracing(Tracing spans) {
+    return new CartSettings(clock, payments, barcodes, inventories, wallets, askTimeout, retryMin, retryMax, checkedOut,
+        holdRecheck, holdReleaseGrace, metrics, startedShopping, snapshots, spans);
   }
 
   /** Nobody to tell of a purchase (an event without a waiting room, or a test of the cart alone). */

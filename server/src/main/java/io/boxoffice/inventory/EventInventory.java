@@ -149,7 +149,12 @@ public final class EventInventory
   public record WaiveAdmission(ActorRef<Reply> replyTo) implements Asks {}
 
   /** Gives back the account's holds on these seats (all of them when null); replies {@link Released}. */
-  public record Release(String account, List<String> seatIds, ActorRef<Reply> replyTo) implements SeatChange {
+  public record Release(String account, List<String> seatIds, String traceparent, ActorRef<Reply> replyTo)
+      implements SeatChange, Traced {
+    public Release(String account, List<String> seatIds, ActorRef<Reply> replyTo) {
+      this(account, seatIds, null, replyTo);
+    }
+
     @Override
     public SeatBook.Outcome decide(SeatBook book, long now, LongSupplier deadline) {
       return book.release(account, seatIds);
@@ -171,7 +176,12 @@ public final class EventInventory
   }
 
   /** Turns the account's live holds on these seats into a sale; replies {@link Confirmed} or {@link Rejected} {@code hold_expired}. */
-  public record Confirm(String account, String orderId, List<String> seatIds, ActorRef<Reply> replyTo) implements SeatChange {
+  public record Confirm(String account, String orderId, List<String> seatIds, String traceparent, ActorRef<Reply> replyTo)
+      implements SeatChange, Traced {
+    public Confirm(String account, String orderId, List<String> seatIds, ActorRef<Reply> replyTo) {
+      this(account, orderId, seatIds, null, replyTo);
+    }
+
     @Override
     public SeatBook.Outcome decide(SeatBook book, long now, LongSupplier deadline) {
       return book.confirm(account, orderId, seatIds, now);
@@ -345,15 +355,17 @@ public final class EventInventory
     return Behaviors.withMdc(Command.class, java.util.Map.of("eventId", eventId), EventInventory::traceMdc, Supervision.restarting(
             Behaviors.setup(ctx -> Behaviors.<Command>withTimers(timers -> {
               timers.startTimerWithFixedDelay("heartbeat", new Heartbeat(), settings.heartbeat());
-              return Behaviors.intercept(() -> journalFailures(settings),
-                  new EventInventory(ctx, PersistenceId.of(ENTITY_TYPE_KEY.name(), eventId), settings));
+              WriteSpans writing = new WriteSpans();
+              return Behaviors.intercept(() -> journalFailures(settings, writing),
+                  new EventInventory(ctx, PersistenceId.of(ENTITY_TYPE_KEY.name(), eventId), settings, writing));
             }))));
   }
 
   @SuppressWarnings({"unchecked", "rawtypes"})
-  private static org.apache.pekko.actor.typed.BehaviorInterceptor<Command, Command> journalFailures(InventorySettings settings) {
+  private static org.apache.pekko.actor.typed.BehaviorInterceptor<Command, Command> journalFailures(InventorySettings settings,
+                                                                                                  WriteSpans writing) {
     // Every message, the journal's replies among them: the interceptor's type is Object.
-    return (org.apache.pekko.actor.typed.BehaviorInterceptor) new JournalFailures(settings.metrics());
+    return (org.apache.pekko.actor.typed.BehaviorInterceptor) new JournalFailures(settings.metrics(), writing);
   }
 
   private static java.util.Map<String, String> traceMdc(Command command) {
@@ -370,6 +382,8 @@ public final class EventInventory
   /** The spans of traced commands waiting in {@link #pending} (none while tracing is off). */
   private final java.util.Map<SeatChange, Span> spans = new java.util.IdentityHashMap<>();
   private boolean flushScheduled;
+  /** The spans of the batch being written, ended with its outcome (also when the journal fails it). */
+  private final WriteSpans writing;
   private Availability availability;
   /**
    * Platform fault time (this node's {@link PlatformFaults} total) already given to the holds.
@@ -377,10 +391,12 @@ public final class EventInventory
    */
   private long faultCredited;
 
-  private EventInventory(ActorContext<Command> context, PersistenceId persistenceId, InventorySettings settings) {
+  private EventInventory(ActorContext<Command> context, PersistenceId persistenceId, InventorySettings settings,
+                         WriteSpans writing) {
     super(persistenceId, Supervision.backoff());
     this.context = context;
     this.settings = settings;
+    this.writing = writing;
     this.random = settings.random().get();
     this.faultCredited = settings.faults().faultMillisUpTo(settings.clock().millis());
   }
@@ -453,7 +469,15 @@ public final class EventInventory
   public org.apache.pekko.persistence.typed.javadsl.SignalHandler<State> signalHandler() {
     return newSignalHandlerBuilder()
         .onSignal(org.apache.pekko.persistence.typed.RecoveryCompleted.instance(), this::onRecovered)
+        .onSignal(org.apache.pekko.actor.typed.PostStop.instance(), state -> endUnanswered())
         .build();
+  }
+
+  /** Stopped (passivated, moved, or given up on by its supervisor): the spans of commands it never answered end with an error. */
+  private void endUnanswered() {
+    writing.failed("the inventory stopped before answering", null);
+    spans.values().forEach(span -> WriteSpans.fail(span, "the inventory stopped before answering", null));
+    spans.clear();
   }
 
   /**
@@ -697,13 +721,14 @@ public final class EventInventory
       write.setAttribute("boxoffice.batch.commands", commands);
       write.setAttribute("boxoffice.batch.decisions", decisions.size());
     }
+    writing.writing(write, traced);
     return Effect().persist(new BatchDecided(state.batch, now, List.copyOf(decisions), faultMillis))
         .thenRun(s -> {
-          if (write != null) write.end();
+          writing.written();
           settings.metrics().batchWritten(state.definition.eventId(), commands, decisions.size(), System.nanoTime() - writeStarted);
           reportSales(state.definition.eventId(), decisions);
           replies.forEach(Runnable::run);
-          traced.forEach(Span::end);
+          writing.answered();
         })
         .thenNoReply();
   }

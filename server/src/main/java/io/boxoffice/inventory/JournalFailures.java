@@ -28,10 +28,12 @@ final class JournalFailures extends BehaviorInterceptor<Object, Object> {
   static final String SNAPSHOT = "snapshot";
 
   private final InventoryMetrics metrics;
+  private final WriteSpans writing;
 
-  JournalFailures(InventoryMetrics metrics) {
+  JournalFailures(InventoryMetrics metrics, WriteSpans writing) {
     super(Object.class);
     this.metrics = metrics;
+    this.writing = writing;
   }
 
   @Override
@@ -41,11 +43,17 @@ final class JournalFailures extends BehaviorInterceptor<Object, Object> {
   }
 
   private void noteAnswer(Object answer) {
-    if (answer instanceof JournalProtocol.WriteMessageFailure f) metrics.journalFailed(JOURNAL, causeOf(f.cause()));
-    else if (answer instanceof JournalProtocol.ReplayMessagesFailure f) metrics.journalFailed(JOURNAL, causeOf(f.cause()));
-    else if (answer instanceof JournalProtocol.WriteMessageRejected) metrics.journalFailed(JOURNAL, REJECTED);
-    else if (answer instanceof SnapshotProtocol.LoadSnapshotFailed f) metrics.journalFailed(SNAPSHOT, causeOf(f.cause()));
-    else if (answer instanceof JournalProtocol.WriteMessageSuccess || answer instanceof JournalProtocol.RecoverySuccess
+    if (answer instanceof JournalProtocol.WriteMessageFailure f) {
+      metrics.journalFailed(JOURNAL, causeOf(f.cause()));
+      writing.failed("the journal write failed", f.cause());
+    } else if (answer instanceof JournalProtocol.ReplayMessagesFailure f) {
+      metrics.journalFailed(JOURNAL, causeOf(f.cause()));
+    } else if (answer instanceof JournalProtocol.WriteMessageRejected r) {
+      metrics.journalFailed(JOURNAL, REJECTED);
+      writing.failed("the journal refused the write", r.cause());
+    } else if (answer instanceof SnapshotProtocol.LoadSnapshotFailed f) {
+      metrics.journalFailed(SNAPSHOT, causeOf(f.cause()));
+    } else if (answer instanceof JournalProtocol.WriteMessageSuccess || answer instanceof JournalProtocol.RecoverySuccess
         || answer instanceof SnapshotProtocol.LoadSnapshotResult) {
       metrics.journalAnswered();
     }

@@ -30,6 +30,14 @@ import org.apache.pekko.persistence.testkit.ProcessingSuccess$;
 import org.apache.pekko.persistence.testkit.WriteEvents;
 import org.apache.pekko.persistence.testkit.javadsl.PersistenceTestKit;
 import org.apache.pekko.persistence.testkit.javadsl.SnapshotTestKit;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.sdk.OpenTelemetrySdk;
+import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
+import io.opentelemetry.sdk.trace.SdkTracerProvider;
+import io.opentelemetry.sdk.trace.data.SpanData;
+import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
+import io.opentelemetry.sdk.trace.samplers.Sampler;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -179,6 +187,40 @@ class EventInventoryTest {
     assertEquals(2, events.size(), "expected the creation and one batch, got " + events.size() + " events");
     EventInventory.BatchDecided batch = assertInstanceOf(EventInventory.BatchDecided.class, events.get(1));
     assertEquals(fans, batch.decisions().size());
+  }
+
+  @Test
+  void aFailedWriteEndsTheSpansOfItsBatchWithAnError() {
+    InMemorySpanExporter exported = InMemorySpanExporter.create();
+    try (OpenTelemetrySdk otel = OpenTelemetrySdk.builder().setTracerProvider(SdkTracerProvider.builder()
+        .setSampler(Sampler.alwaysOn()).addSpanProcessor(SimpleSpanProcessor.create(exported)).build()).build()) {
+      String id = newEventId();
+      ActorRef<EventInventory.Command> inv = testKit.spawn(EventInventory.create(id,
+          TestConfigs.inventory(clock, 1000).withTracing(io.boxoffice.common.Tracing.of(otel))));
+      TestProbe<EventInventory.Reply> probe = testKit.createTestProbe();
+      inv.tell(new EventInventory.Create(definition(id, 1000), probe.getRef()));
+      probe.expectMessage(new EventInventory.Created(id));
+      String request = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+      journal.failNextPersisted();
+      inv.tell(new EventInventory.HoldSeats("fan", List.of("F1-A-1"), null, "r1", request, probe.getRef()));
+
+      // Never answered (the write failed and the inventory restarted): both spans end anyway, as errors.
+      Awaitility.await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+        List<SpanData> spans = exported.getFinishedSpanItems();
+        SpanData command = spans.stream().filter(s -> s.getName().equals("inventory HoldSeats")).findFirst().orElse(null);
+        SpanData write = spans.stream().filter(s -> s.getName().equals("journal write")).findFirst().orElse(null);
+        assertTrue(command != null && write != null, "the hold's and the write's spans ended: " + spans);
+        assertEquals(StatusCode.ERROR, command.getStatus().getStatusCode());
+        assertEquals(StatusCode.ERROR, write.getStatus().getStatusCode());
+        assertEquals("4bf92f3577b34da6a3ce929d0e0e4736", command.getTraceId(), "the request's trace");
+        assertEquals(command.getSpanId(), write.getParentSpanId());
+      });
+      // The next batch is traced as usual.
+      inv.tell(new EventInventory.HoldSeats("fan", List.of("F1-A-2"), null, "r2", request, probe.getRef()));
+      probe.expectMessageClass(EventInventory.Held.class);
+      Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> exported.getFinishedSpanItems().stream()
+          .anyMatch(s -> s.getName().equals("inventory HoldSeats") && s.getStatus().getStatusCode() == StatusCode.UNSET));
+    }
   }
 
   @Test

@@ -93,15 +93,21 @@ public final class ShopRoutes extends AllDirectives {
           path("availability", () -> get(() -> read(eventId, () -> admitted(eventId, (account, pass) -> availability(eventId))))),
           path("cart", () -> get(() -> read(eventId, () -> admitted(eventId, (account, pass) -> cartView(eventId, account))))),
           path(segment("cart").slash("holds"), () -> post(() -> bulkheads.guard(eventId, Bulkhead.Priority.HOLD,
-              () -> admitted(eventId, (account, pass) -> optionalAttribute(io.boxoffice.edge.RequestTracing.TRACEPARENT,
-                  traceparent -> api.body(HoldRequest.class, r -> hold(eventId, account, pass, r, traceparent.orElse(null)))))))),
+              () -> admitted(eventId, (account, pass) -> traced(
+                  traceparent -> api.body(HoldRequest.class, r -> hold(eventId, account, pass, r, traceparent))))))),
           path(segment("cart").slash("holds").slash(segment()), seatId -> delete(() -> bulkheads.guard(eventId,
-              Bulkhead.Priority.HOLD, () -> admitted(eventId, (account, pass) -> release(eventId, account, seatId))))),
+              Bulkhead.Priority.HOLD, () -> admitted(eventId, (account, pass) -> traced(
+                  traceparent -> release(eventId, account, seatId, traceparent)))))),
           path(segment("cart").slash("checkout"), () -> post(() -> bulkheads.guard(eventId, Bulkhead.Priority.CHECKOUT,
-              () -> admitted(eventId, (account, pass) -> checkout(eventId, account))))),
+              () -> admitted(eventId, (account, pass) -> traced(traceparent -> checkout(eventId, account, traceparent)))))),
           // Any other path under the event: the fan's identity and admission still answer first (401, 403, 404).
           admitted(eventId, (account, pass) -> reject()));
     });
+  }
+
+  /** {@code inner} with the request's traceparent (null when the request is not traced), for the commands it sends on. */
+  private Route traced(java.util.function.Function<String, Route> inner) {
+    return optionalAttribute(io.boxoffice.edge.RequestTracing.TRACEPARENT, traceparent -> inner.apply(traceparent.orElse(null)));
   }
 
   /** The signed-in fan (401 otherwise) admitted to the event's shop (403/404 otherwise), with the fan's queue pass. */
@@ -229,9 +235,9 @@ public final class ShopRoutes extends AllDirectives {
     return java.util.UUID.randomUUID().toString();
   }
 
-  private Route release(String eventId, String account, String seatId) {
+  private Route release(String eventId, String account, String seatId, String traceparent) {
     if (seatId.length() > 100) throw ApiError.badRequest("no such seat");
-    return askInventory(eventId, ref -> new EventInventory.Release(account, List.of(seatId), ref), v -> {
+    return askInventory(eventId, ref -> new EventInventory.Release(account, List.of(seatId), traceparent, ref), v -> {
       if (v instanceof EventInventory.Released r && !r.seatIds().isEmpty()) {
         carts.apply(Cart.entityId(eventId, account)).tell(new Cart.HoldGivenUp(r.seatIds()));
       }
@@ -239,7 +245,7 @@ public final class ShopRoutes extends AllDirectives {
     });
   }
 
-  private Route checkout(String eventId, String account) {
+  private Route checkout(String eventId, String account, String traceparent) {
     return optionalHeaderValueByName("Idempotency-Key", key -> {
       if (key.isEmpty() || key.get().isBlank() || key.get().length() > 200) {
         return complete(api.error(400, "bad_request", "an Idempotency-Key header of 1-200 characters is required"));
@@ -250,7 +256,7 @@ public final class ShopRoutes extends AllDirectives {
         }
         RecipientRef<Cart.Command> cart = carts.apply(Cart.entityId(eventId, account));
         long deadline = System.nanoTime() + retryDeadline.toNanos();
-        return api.respond(checkoutUntil(cart, key.get(), r.paymentToken(), deadline).thenApply(reply -> {
+        return api.respond(checkoutUntil(cart, key.get(), r.paymentToken(), traceparent, deadline).thenApply(reply -> {
           if (reply instanceof Cart.Rejected rejected) {
             return api.error(Refusals.toApiError(rejected.code(), rejected.message(), rejected.seatIds()));
           }
@@ -267,9 +273,9 @@ public final class ShopRoutes extends AllDirectives {
    * ask reaches it on its new node, where the checkout, found by its key, goes on.
    */
   private CompletionStage<Cart.Reply> checkoutUntil(RecipientRef<Cart.Command> cart, String key, String paymentToken,
-                                                   long deadline) {
+                                                   String traceparent, long deadline) {
     return AskAgain.until(api.askTimeout(), 
-        timeout -> AskPattern.<Cart.Command, Cart.Reply>ask(cart, ref -> new Cart.Checkout(key, paymentToken, ref), timeout, scheduler),
+        timeout -> AskPattern.<Cart.Command, Cart.Reply>ask(cart, ref -> new Cart.Checkout(key, paymentToken, traceparent, ref), timeout, scheduler),
         reply -> reply instanceof Cart.Rejected rejected && rejected.code() == Refusal.UNAVAILABLE, deadline);
   }
 
