@@ -396,6 +396,8 @@ class KubernetesManifestsTest {
     CHECKS.put("remoting and management only from boxoffice pods, HTTP only to edge pods", KubernetesManifestsTest::networkPolicy);
     CHECKS.put("the edge serves HTTPS from a mounted TLS Secret, the Service 443 to it and 80 to the redirect", KubernetesManifestsTest::edgeTls);
     CHECKS.put("every pod speaks mutual TLS to its peers with stores from a mounted Secret", KubernetesManifestsTest::remoteTls);
+    CHECKS.put("a pod whose mesh label is off is cut from its peers' remoting and management both ways",
+        KubernetesManifestsTest::partitionByLabel);
   }
 
   static List<String> unknownFields(Manifests m) throws Exception {
@@ -993,11 +995,16 @@ class KubernetesManifestsTest {
 
   /** Who may reach {@code port} on {@code d}'s pods: the peers of every ingress rule that admits it (null: anyone). */
   static List<NetworkPolicyPeer> admitted(Manifests m, Deployment d, int port, String portName) {
+    return admitted(m, d.getMetadata().getNamespace(), podLabels(d), port, portName);
+  }
+
+  /** Who may reach {@code port} on a pod of {@code namespace} with these labels. */
+  static List<NetworkPolicyPeer> admitted(Manifests m, String namespace, Map<String, String> labels, int port, String portName) {
     List<NetworkPolicyPeer> peers = new ArrayList<>();
     for (NetworkPolicy p : m.all(NetworkPolicy.class)) {
-      if (!Objects.equals(p.getMetadata().getNamespace(), d.getMetadata().getNamespace())) continue;
+      if (!Objects.equals(p.getMetadata().getNamespace(), namespace)) continue;
       LabelSelector sel = p.getSpec().getPodSelector();
-      boolean selects = sel == null || (nz(sel.getMatchLabels()).isEmpty() && nz(sel.getMatchExpressions()).isEmpty()) || matches(sel, podLabels(d));
+      boolean selects = sel == null || (nz(sel.getMatchLabels()).isEmpty() && nz(sel.getMatchExpressions()).isEmpty()) || matches(sel, labels);
       if (!selects) continue;
       for (NetworkPolicyIngressRule rule : nz(p.getSpec().getIngress())) {
         boolean portAdmitted = nz(rule.getPorts()).isEmpty();
@@ -1048,6 +1055,47 @@ class KubernetesManifestsTest {
       List<NetworkPolicyPeer> https = admitted(m, d, httpsPort, "https");
       if (edge && https.isEmpty()) problems.add(name(d) + ": no policy admits the fans' HTTPS (" + httpsPort + ")");
       if (!edge && !https.isEmpty()) problems.add(name(d) + ": HTTPS is admitted to pods that serve no fans: " + https);
+    }
+    return problems;
+  }
+
+  static final String MESH = "boxoffice.io/mesh";
+
+  /**
+   * chaos/k8s partition turns a pod's mesh label off: then no boxoffice pod may reach its remoting
+   * or management, it may reach no other pod's (its peers admit only pods in the mesh), and an
+   * edge pod still takes the fans' HTTPS, as in a real partition.
+   */
+  static List<String> partitionByLabel(Manifests m) {
+    List<String> problems = new ArrayList<>();
+    int httpsPort = m.config().get().getInt("boxoffice.http.tls.port");
+    for (Deployment d : m.all(Deployment.class)) {
+      String ns = d.getMetadata().getNamespace();
+      Map<String, String> on = podLabels(d);
+      if (!"on".equals(on.get(MESH))) {
+        problems.add(name(d) + ": its pods lack the label " + MESH + "=on, which admits remoting between pods");
+        continue;
+      }
+      Map<String, String> off = new java.util.HashMap<>(on);
+      off.put(MESH, "off");
+      for (int port : List.of(25520, 8558)) {
+        List<NetworkPolicyPeer> in = admitted(m, ns, off, port, port == 25520 ? "remoting" : "management");
+        if (in.stream().anyMatch(p -> p == null || isBoxofficePod(p) || p.getIpBlock() != null)) {
+          problems.add(name(d) + ": a partitioned pod's port " + port + " is still admitted from " + in);
+        }
+        List<NetworkPolicyPeer> peersOfOn = admitted(m, ns, on, port, port == 25520 ? "remoting" : "management");
+        for (NetworkPolicyPeer peer : peersOfOn) {
+          if (peer == null || peer.getPodSelector() == null || matches(peer.getPodSelector(), off)) {
+            if (!isNamedScraper(peer)) problems.add(name(d) + ": a partitioned pod may still reach its peers' port " + port + " as " + peer);
+          }
+        }
+        if (port == 25520 && peersOfOn.stream().noneMatch(p -> p != null && p.getPodSelector() != null && matches(p.getPodSelector(), on))) {
+          problems.add(name(d) + ": pods in the mesh cannot reach each other's remoting");
+        }
+      }
+      if ("edge".equals(on.get("role")) && admitted(m, ns, off, httpsPort, "https").isEmpty()) {
+        problems.add(name(d) + ": a partitioned edge pod no longer takes the fans' HTTPS");
+      }
     }
     return problems;
   }
@@ -1498,6 +1546,12 @@ class KubernetesManifestsTest {
               .getAdditionalProperties().put("spec", Map.of("secretName", "boxoffice-remote-tls", "issuerRef", Map.of("kind", "Issuer", "name", "boxoffice-cluster-ca")))),
       new Breakage("an Issuer k8s/ does not have", "cert-manager Certificates make the TLS Secrets the pods mount",
           m -> m.docs().removeIf(d -> d.object().getKind().equals("Issuer") && d.object().getMetadata().getName().equals("boxoffice-cluster-ca"))),
+      new Breakage("remoting admitted from pods out of the mesh", "a pod whose mesh label is off is cut from its peers' remoting and management both ways",
+          m -> policy(m, "boxoffice-cluster").getSpec().getIngress().get(0).getFrom().get(0).getPodSelector().getMatchLabels().remove(MESH)),
+      new Breakage("a pod out of the mesh still selected for remoting", "a pod whose mesh label is off is cut from its peers' remoting and management both ways",
+          m -> policy(m, "boxoffice-cluster").getSpec().getPodSelector().getMatchLabels().remove(MESH)),
+      new Breakage("inventory pods without the mesh label", "a pod whose mesh label is off is cut from its peers' remoting and management both ways",
+          m -> m.deployment("boxoffice-inventory").getSpec().getTemplate().getMetadata().getLabels().remove(MESH)),
       new Breakage("an image by tag", "the image is a registry's, pinned by digest",
           m -> container(m, "boxoffice-edge").setImage("registry.example.com/boxoffice:0.1.0")));
 
