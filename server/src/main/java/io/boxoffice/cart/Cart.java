@@ -181,8 +181,8 @@ public final class Cart extends EventSourcedBehaviorWithEnforcedReplies<Cart.Com
     int colon = entityId.indexOf(':');
     String eventId = entityId.substring(0, colon);
     String accountId = entityId.substring(colon + 1);
-    return Behaviors.withMdc(Command.class, java.util.Map.of("eventId", eventId), Supervision.restarting(Behaviors.setup(ctx -> Behaviors.withTimers(timers ->
-            new Cart(ctx, timers, PersistenceId.of(ENTITY_TYPE_KEY.name(), entityId), eventId, accountId, settings)))));
+    return Behaviors.withMdc(Command.class, java.util.Map.of("eventId", eventId), Supervision.restarting(s -> Behaviors.setup(ctx -> Behaviors.withTimers(timers ->
+            new Cart(ctx, timers, PersistenceId.of(ENTITY_TYPE_KEY.name(), entityId), eventId, accountId, settings, s)))));
   }
 
   private final ActorContext<Command> context;
@@ -202,8 +202,8 @@ public final class Cart extends EventSourcedBehaviorWithEnforcedReplies<Cart.Com
   private int expiryUnanswered;
 
   private Cart(ActorContext<Command> context, TimerScheduler<Command> timers, PersistenceId id,
-               String eventId, String accountId, CartSettings settings) {
-    super(id, Supervision.backoff());
+               String eventId, String accountId, CartSettings settings, Supervision supervision) {
+    super(id, supervision.backoff());
     this.context = context;
     this.timers = timers;
     this.eventId = eventId;

@@ -310,9 +310,6 @@ public final class EventInventory
     }
   }
 
-  /** Holds remembered by request id (see {@link RecentHolds}). */
-  static final int RECENT_HOLDS = 4096;
-
   /**
    * The journal form of {@link Active}: immutable copies, taken on the entity's thread.
    * {@code recentHolds} is null in snapshots written before holds carried request ids.
@@ -326,7 +323,7 @@ public final class EventInventory
     io.boxoffice.common.MemberAges ages = io.boxoffice.common.MemberAges.watch(system, "inventory-member-ages");
     ClusterSharding.get(system).init(
         Entity.of(ENTITY_TYPE_KEY, ctx -> create(ctx.getEntityId(), settings)).withRole("inventory")
-            .withAllocationStrategy(new io.boxoffice.common.NoRebalancing(ages, WARM_UP))
+            .withAllocationStrategy(new io.boxoffice.common.NoRebalancing(ages, settings.warmUp()))
             // Threads of their own: a quiet event's batch never waits behind a flood's HTTP work.
             .withEntityProps(org.apache.pekko.actor.typed.DispatcherSelector.fromConfig(DISPATCHER)));
   }
@@ -334,19 +331,13 @@ public final class EventInventory
   /** The inventories' dispatcher (and their journal's), configured in boxoffice.conf. */
   public static final String DISPATCHER = "boxoffice.inventory-dispatcher";
 
-  /**
-   * A moved or new event goes to a node up at least this long when there is one: a node that has
-   * just started again recovers an event seconds slower while its JIT warms up (chaos drills).
-   */
-  static final java.time.Duration WARM_UP = java.time.Duration.ofSeconds(60);
-
   public static Behavior<Command> create(String eventId, InventorySettings settings) {
     // A traced command's log lines carry its request's trace id as well.
-    return Behaviors.withMdc(Command.class, java.util.Map.of("eventId", eventId), EventInventory::traceMdc, Supervision.restarting(
+    return Behaviors.withMdc(Command.class, java.util.Map.of("eventId", eventId), EventInventory::traceMdc, Supervision.restarting(s ->
             Behaviors.setup(ctx -> Behaviors.<Command>withTimers(timers -> {
               timers.startTimerWithFixedDelay("heartbeat", new Heartbeat(), settings.heartbeat());
               return Behaviors.intercept(() -> journalFailures(settings),
-                  new EventInventory(ctx, PersistenceId.of(ENTITY_TYPE_KEY.name(), eventId), settings));
+                  new EventInventory(ctx, PersistenceId.of(ENTITY_TYPE_KEY.name(), eventId), settings, s));
             }))));
   }
 
@@ -377,8 +368,9 @@ public final class EventInventory
    */
   private long faultCredited;
 
-  private EventInventory(ActorContext<Command> context, PersistenceId persistenceId, InventorySettings settings) {
-    super(persistenceId, Supervision.backoff());
+  private EventInventory(ActorContext<Command> context, PersistenceId persistenceId, InventorySettings settings,
+                         Supervision supervision) {
+    super(persistenceId, supervision.backoff());
     this.context = context;
     this.settings = settings;
     this.random = settings.random().get();
@@ -422,7 +414,7 @@ public final class EventInventory
 
   @Override
   public RetentionCriteria retentionCriteria() {
-    return RetentionCriteria.snapshotEvery(settings.snapshotEveryEvents(), 2);
+    return RetentionCriteria.snapshotEvery(settings.snapshotEveryEvents(), settings.snapshotKeep());
   }
 
   @Override
@@ -444,7 +436,7 @@ public final class EventInventory
         EventDefinition d = s.definition();
         SeatBook book = SeatBook.fromSnapshot(SeatMap.compile(d.venue()), d.prices(), d.maxSeatsPerAccount(), s.book());
         return new Active(d, book, s.batch(), s.admissionRequired(), s.aliveAt(),
-            RecentHolds.of(RECENT_HOLDS, s.recentHolds()));
+            RecentHolds.of(settings.recentHolds(), s.recentHolds()));
       }
     };
   }
@@ -515,7 +507,7 @@ public final class EventInventory
     builder.forStateType(Empty.class).onEvent(EventCreated.class, (state, c) -> {
       EventDefinition d = c.definition();
       return new Active(d, new SeatBook(SeatMap.compile(d.venue()), d.prices(), d.maxSeatsPerAccount()), 0, false, 0,
-          new RecentHolds(RECENT_HOLDS));
+          new RecentHolds(settings.recentHolds()));
     });
     builder.forStateType(Active.class)
         .onEvent(BatchDecided.class, (a, b) -> {

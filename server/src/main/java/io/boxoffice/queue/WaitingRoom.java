@@ -234,9 +234,9 @@ public final class WaitingRoom
   }
 
   public static Behavior<Command> create(String eventId, WaitingRoomSettings settings) {
-    return Behaviors.withMdc(Command.class, java.util.Map.of("eventId", eventId), Supervision.restarting(Behaviors.setup(ctx -> Behaviors.withTimers(timers -> {
+    return Behaviors.withMdc(Command.class, java.util.Map.of("eventId", eventId), Supervision.restarting(s -> Behaviors.setup(ctx -> Behaviors.withTimers(timers -> {
           timers.startTimerWithFixedDelay("tick", new Tick(), settings.tick());
-          return new WaitingRoom(ctx, eventId, settings);
+          return new WaitingRoom(ctx, eventId, settings, s);
         }))));
   }
 
@@ -249,8 +249,8 @@ public final class WaitingRoom
   /** The rules, and what the room keeps in memory between writes. */
   private final Room room;
 
-  private WaitingRoom(ActorContext<Command> context, String eventId, WaitingRoomSettings settings) {
-    super(PersistenceId.of(ENTITY_TYPE_KEY.name(), eventId), Supervision.backoff());
+  private WaitingRoom(ActorContext<Command> context, String eventId, WaitingRoomSettings settings, Supervision supervision) {
+    super(PersistenceId.of(ENTITY_TYPE_KEY.name(), eventId), supervision.backoff());
     this.context = context;
     this.eventId = eventId;
     this.settings = settings;
