@@ -179,7 +179,7 @@ public final class QueuePlace extends EventSourcedBehaviorWithEnforcedReplies<Qu
     context.ask(WaitingRoom.Reply.class, rooms.apply(eventId), askTimeout, WaitingRoom.TakeLobbyIndex::new,
         (reply, error) -> {
           if (reply instanceof WaitingRoom.LobbyIndex i) return new RoomAnswered(i.index(), null);
-          if (reply instanceof WaitingRoom.Rejected r) return new RoomAnswered(0, r.code());
+          if (reply instanceof WaitingRoom.Rejected r) return new RoomAnswered(0, r.code().code());
           return new RoomAnswered(0, "unavailable");
         });
   }

@@ -128,7 +128,11 @@ public final class WaitingRoom
   /** The lobby account's join index: the lottery maps it to a place at the start. */
   public record LobbyIndex(long index) implements Reply {}
 
-  public record Rejected(String code, String message) implements Reply {}
+  /**
+   * The room refuses: {@code code} is written as its contract string ({@code "already_scheduled"}),
+   * as when this field was a String, so nodes of either build read each other's replies.
+   */
+  public record Rejected(io.boxoffice.common.Refusal code, String message) implements Reply {}
 
   public sealed interface Event extends CborSerializable {}
 
@@ -355,7 +359,7 @@ public final class WaitingRoom
   }
 
   private static Rejected rejected(Refusal refusal) {
-    return new Rejected(refusal.code(), refusal.message());
+    return new Rejected(refusal.refusal(), refusal.message());
   }
 
   private ReplyEffect<Event, State> onTick(State state) {
