@@ -1,6 +1,5 @@
 package io.boxoffice.cart;
 
-import io.boxoffice.common.Refusal;
 import io.boxoffice.cart.domain.Action;
 import io.boxoffice.cart.domain.Answer;
 import io.boxoffice.cart.domain.Backoff;
@@ -15,12 +14,13 @@ import io.boxoffice.cart.domain.Order;
 import io.boxoffice.cart.domain.PaymentAnswer;
 import io.boxoffice.cart.domain.PricedSeat;
 import io.boxoffice.common.CborSerializable;
+import io.boxoffice.common.Refusal;
 import io.boxoffice.common.Supervision;
 import io.boxoffice.inventory.EventInventory;
 import io.boxoffice.inventory.EventInventory.SeatPrice;
 import io.boxoffice.payment.PaymentGateway;
-import io.boxoffice.tickets.domain.Ticket;
 import io.boxoffice.tickets.TicketWallet;
+import io.boxoffice.tickets.domain.Ticket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -1,16 +1,16 @@
 package io.boxoffice.inventory;
 
+import io.boxoffice.common.CborSerializable;
 import io.boxoffice.common.Refusal;
+import io.boxoffice.common.Supervision;
+import io.boxoffice.common.Tracing;
 import io.boxoffice.inventory.domain.Decision;
 import io.boxoffice.inventory.domain.EventDefinition;
 import io.boxoffice.inventory.domain.RecentHolds;
 import io.boxoffice.inventory.domain.SeatBook;
-import io.boxoffice.common.CborSerializable;
-import io.boxoffice.common.Supervision;
-import io.boxoffice.common.Tracing;
+import io.boxoffice.venue.domain.SeatMap;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanKind;
-import io.boxoffice.venue.domain.SeatMap;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.LongSupplier;

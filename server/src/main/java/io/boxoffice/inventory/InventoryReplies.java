@@ -1,8 +1,8 @@
 package io.boxoffice.inventory;
 
 import io.boxoffice.common.Refusal;
-import io.boxoffice.inventory.EventInventory.AlreadyScanned;
 import io.boxoffice.inventory.EventInventory.Admitted;
+import io.boxoffice.inventory.EventInventory.AlreadyScanned;
 import io.boxoffice.inventory.EventInventory.Confirm;
 import io.boxoffice.inventory.EventInventory.Confirmed;
 import io.boxoffice.inventory.EventInventory.Held;

@@ -1,7 +1,7 @@
 package io.boxoffice.inventory;
 
-import io.boxoffice.inventory.domain.QueuePassCheck;
 import com.typesafe.config.Config;
+import io.boxoffice.inventory.domain.QueuePassCheck;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.SplittableRandom;

@@ -1,9 +1,9 @@
 package io.boxoffice.queue;
 
-import io.boxoffice.queue.domain.Sampler;
 import io.boxoffice.common.CborSerializable;
 import io.boxoffice.common.SnapshotPolicy;
 import io.boxoffice.common.Supervision;
+import io.boxoffice.queue.domain.Sampler;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

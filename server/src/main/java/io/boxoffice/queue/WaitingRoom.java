@@ -1,11 +1,11 @@
 package io.boxoffice.queue;
 
-import io.boxoffice.queue.domain.AdmissionLog;
-import io.boxoffice.queue.domain.Lottery;
-import io.boxoffice.queue.domain.OnSaleSchedule;
 import io.boxoffice.common.CborSerializable;
 import io.boxoffice.common.Supervision;
 import io.boxoffice.inventory.EventInventory;
+import io.boxoffice.queue.domain.AdmissionLog;
+import io.boxoffice.queue.domain.Lottery;
+import io.boxoffice.queue.domain.OnSaleSchedule;
 import io.boxoffice.queue.domain.Refusal;
 import io.boxoffice.queue.domain.Room;
 import io.boxoffice.queue.domain.RoomState;

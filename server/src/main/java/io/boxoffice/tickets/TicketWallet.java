@@ -1,9 +1,9 @@
 package io.boxoffice.tickets;
 
-import io.boxoffice.tickets.domain.Ticket;
 import io.boxoffice.common.CborSerializable;
 import io.boxoffice.common.SnapshotPolicy;
 import io.boxoffice.common.Supervision;
+import io.boxoffice.tickets.domain.Ticket;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

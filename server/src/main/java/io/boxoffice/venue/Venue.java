@@ -1,8 +1,8 @@
 package io.boxoffice.venue;
 
-import io.boxoffice.venue.domain.VenueLayout;
 import io.boxoffice.common.CborSerializable;
 import io.boxoffice.common.Supervision;
+import io.boxoffice.venue.domain.VenueLayout;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.Behavior;

@@ -1,20 +1,21 @@
 package io.boxoffice.admin.http;
 
-import io.boxoffice.admin.http.AdminJson.InvitationsRequest;
-import io.boxoffice.admin.http.AdminJson.SimulatorRequest;
-import io.boxoffice.admin.http.AdminJson.RatesRequest;
-import io.boxoffice.admin.http.AdminJson.Schedule;
-import io.boxoffice.admin.http.AdminJson.SimulatorSettings;
+import static org.apache.pekko.http.javadsl.server.PathMatchers.segment;
+
 import io.boxoffice.admin.http.AdminJson.Invitation;
 import io.boxoffice.admin.http.AdminJson.Invitations;
-import static org.apache.pekko.http.javadsl.server.PathMatchers.segment;
+import io.boxoffice.admin.http.AdminJson.InvitationsRequest;
+import io.boxoffice.admin.http.AdminJson.RatesRequest;
+import io.boxoffice.admin.http.AdminJson.Schedule;
+import io.boxoffice.admin.http.AdminJson.SimulatorRequest;
+import io.boxoffice.admin.http.AdminJson.SimulatorSettings;
 import io.boxoffice.edge.Api;
 import io.boxoffice.edge.ApiError;
+import io.boxoffice.edge.Refusals;
 import io.boxoffice.payment.PaymentSimulator;
-import io.boxoffice.queue.domain.PresaleCodes;
 import io.boxoffice.queue.PresaleRegistry;
 import io.boxoffice.queue.WaitingRoom;
-import io.boxoffice.edge.Refusals;
+import io.boxoffice.queue.domain.PresaleCodes;
 import io.boxoffice.venue.domain.VenueLayout;
 import java.time.Duration;
 import java.util.List;

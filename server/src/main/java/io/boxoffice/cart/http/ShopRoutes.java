@@ -1,20 +1,20 @@
 package io.boxoffice.cart.http;
 
-import io.boxoffice.common.Refusal;
+import static org.apache.pekko.http.javadsl.server.PathMatchers.segment;
+
 import io.boxoffice.cart.Cart;
 import io.boxoffice.cart.ShopAdmission;
 import io.boxoffice.cart.ShopMetrics;
-import static org.apache.pekko.http.javadsl.server.PathMatchers.segment;
-
+import io.boxoffice.common.Refusal;
 import io.boxoffice.edge.Api;
 import io.boxoffice.edge.ApiError;
 import io.boxoffice.edge.Bulkhead;
 import io.boxoffice.edge.BulkheadDirectives;
 import io.boxoffice.edge.Identity;
 import io.boxoffice.edge.Refusals;
-import io.boxoffice.inventory.domain.EventDefinition;
 import io.boxoffice.inventory.EventInventory;
 import io.boxoffice.inventory.EventInventory.SeatPrice;
+import io.boxoffice.inventory.domain.EventDefinition;
 import io.boxoffice.venue.domain.VenueLayout;
 import java.time.Duration;
 import java.util.HashSet;
@@ -28,8 +28,8 @@ import org.apache.pekko.http.javadsl.model.ContentTypes;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
 import org.apache.pekko.http.javadsl.model.headers.CacheControl;
 import org.apache.pekko.http.javadsl.model.headers.CacheDirectives;
-import org.apache.pekko.http.javadsl.model.headers.EntityTag;
 import org.apache.pekko.http.javadsl.model.headers.ETag;
+import org.apache.pekko.http.javadsl.model.headers.EntityTag;
 import org.apache.pekko.http.javadsl.model.headers.RawHeader;
 import org.apache.pekko.http.javadsl.server.AllDirectives;
 import org.apache.pekko.http.javadsl.server.Route;

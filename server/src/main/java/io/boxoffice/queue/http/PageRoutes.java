@@ -1,12 +1,12 @@
 package io.boxoffice.queue.http;
 
+import io.boxoffice.edge.ClientPrefix;
+import io.boxoffice.edge.FanContext;
+import io.boxoffice.edge.IdentityToken;
 import io.boxoffice.queue.Manifests;
 import io.boxoffice.queue.Standing;
 import io.boxoffice.queue.WaitingRoom;
 import io.boxoffice.queue.domain.QueueToken;
-import io.boxoffice.edge.ClientPrefix;
-import io.boxoffice.edge.FanContext;
-import io.boxoffice.edge.IdentityToken;
 import io.boxoffice.venue.domain.VenueLayout;
 import java.io.IOException;
 import java.io.InputStream;
