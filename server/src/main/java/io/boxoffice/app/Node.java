@@ -66,7 +66,15 @@ import org.apache.pekko.stream.Materializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** One boxoffice node: the actor system, its sharded entities, and the HTTP API. */
+/**
+ * One boxoffice node: the actor system, its sharded entities, and the HTTP API.
+ *
+ * <p>Why one file of this size: it is the composition root, and the order of {@link #start}
+ * matters (keys and certificates before the actor system, entities before the routes that ask
+ * them, the warm-up before the node joins, the listeners last); kept in one method it reads top
+ * to bottom. Each feature's own wiring is in its module ({@code QueueModule}, {@code AccountsModule},
+ * {@code PaymentsModule}, {@code Listeners}) and its tunables in typed settings.
+ */
 public final class Node {
   private static final Logger log = LoggerFactory.getLogger(Node.class);
 
