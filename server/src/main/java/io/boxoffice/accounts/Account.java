@@ -56,11 +56,11 @@ public final class Account extends EventSourcedBehaviorWithEnforcedReplies<Accou
 
   /** {@code entityId} is an {@link EmailAddress#key()}, or a valid normalized email for an account from before. */
   public static Behavior<Command> create(String entityId) {
-    return Supervision.restarting(new Account(PersistenceId.of(ENTITY_TYPE_KEY.name(), entityId)));
+    return Supervision.restarting(s -> new Account(PersistenceId.of(ENTITY_TYPE_KEY.name(), entityId), s));
   }
 
-  private Account(PersistenceId id) {
-    super(id, Supervision.backoff());
+  private Account(PersistenceId id, Supervision supervision) {
+    super(id, supervision.backoff());
   }
 
   @Override

@@ -21,7 +21,8 @@ import org.apache.pekko.cluster.typed.Cluster;
 public final class ClusterGauges {
   private ClusterGauges() {}
 
-  public static void register(ActorSystem<?> system, Metrics metrics) {
+  /** The shard gauges are asked for {@code delay} after the start, then every {@code interval}. */
+  public static void register(ActorSystem<?> system, Metrics metrics, Duration delay, Duration interval) {
     Cluster cluster = Cluster.get(system);
     metrics.gauge("boxoffice_cluster_members_up", "Cluster members up", Tags.empty(), () ->
         StreamSupport.stream(cluster.state().getMembers().spliterator(), false).filter(m -> m.status() == MemberStatus.up()).count());
@@ -36,7 +37,7 @@ public final class ClusterGauges {
       metrics.gauge("boxoffice_shards", "Shards hosted on this node", Tags.of("type", type.name()), () -> c[0]);
       metrics.gauge("boxoffice_entities", "Entities running on this node", Tags.of("type", type.name()), () -> c[1]);
     }
-    // One request per type every 10 s; each answer lands in that type's counters.
+    // One request per type every interval; each answer lands in that type's counters.
     for (EntityTypeKey<?> type : types) {
       ActorRef<ShardRegion.CurrentShardRegionState> sink = system.systemActorOf(
           Behaviors.receiveMessage(state -> {
@@ -47,7 +48,7 @@ public final class ClusterGauges {
             c[1] = entities;
             return Behaviors.same();
           }), "shard-gauges-" + type.name(), Props.empty());
-      system.scheduler().scheduleWithFixedDelay(Duration.ofSeconds(5), Duration.ofSeconds(10),
+      system.scheduler().scheduleWithFixedDelay(delay, interval,
           () -> ClusterSharding.get(system).shardState().tell(new GetShardRegionState(type, sink)), system.executionContext());
     }
   }

@@ -4,11 +4,12 @@ import com.typesafe.config.Config;
 import io.boxoffice.accounts.http.AccountRoutes;
 import io.boxoffice.admin.http.AdminRoutes;
 import io.boxoffice.cart.Cart;
-import io.boxoffice.cart.http.CartOrders;
 import io.boxoffice.cart.CartSettings;
 import io.boxoffice.cart.CheckoutRecovery;
+import io.boxoffice.cart.http.CartOrders;
 import io.boxoffice.cart.http.EventViews;
 import io.boxoffice.cart.http.ShopRoutes;
+import io.boxoffice.cart.http.ShopSettings;
 import io.boxoffice.common.Hmac;
 import io.boxoffice.common.ReadSide;
 import io.boxoffice.common.SnapshotPolicy;
@@ -27,17 +28,17 @@ import io.boxoffice.inventory.InventorySettings;
 import io.boxoffice.payment.PaymentGateway;
 import io.boxoffice.payment.PaymentSimulator;
 import io.boxoffice.queue.Manifests;
-import io.boxoffice.queue.http.PageRoutes;
 import io.boxoffice.queue.PresaleRegistry;
-import io.boxoffice.queue.http.QueueAdmission;
 import io.boxoffice.queue.QueuePlace;
-import io.boxoffice.queue.http.QueueRoutes;
+import io.boxoffice.queue.WaitingRoom;
 import io.boxoffice.queue.domain.QueueToken;
 import io.boxoffice.queue.domain.QueueTokenSettings;
-import io.boxoffice.queue.WaitingRoom;
+import io.boxoffice.queue.http.PageRoutes;
+import io.boxoffice.queue.http.QueueAdmission;
+import io.boxoffice.queue.http.QueueRoutes;
+import io.boxoffice.tickets.TicketWallet;
 import io.boxoffice.tickets.domain.Barcode;
 import io.boxoffice.tickets.http.TicketRoutes;
-import io.boxoffice.tickets.TicketWallet;
 import io.boxoffice.venue.Venue;
 import java.time.Clock;
 import java.time.Duration;
@@ -65,7 +66,15 @@ import org.apache.pekko.stream.Materializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** One boxoffice node: the actor system, its sharded entities, and the HTTP API. */
+/**
+ * One boxoffice node: the actor system, its sharded entities, and the HTTP API.
+ *
+ * <p>Why one file of this size: it is the composition root, and the order of {@link #start}
+ * matters (keys and certificates before the actor system, entities before the routes that ask
+ * them, the warm-up before the node joins, the listeners last); kept in one method it reads top
+ * to bottom. Each feature's own wiring is in its module ({@code QueueModule}, {@code AccountsModule},
+ * {@code PaymentsModule}, {@code Listeners}) and its tunables in typed settings.
+ */
 public final class Node {
   private static final Logger log = LoggerFactory.getLogger(Node.class);
 
@@ -85,10 +94,12 @@ public final class Node {
   private final PaymentGateway payments;
   private final int managementPort;
   private final WarmUp.Result warmUp;
+  private final Duration stopTimeout;
 
   private Node(ActorSystem<Void> system, HttpServer binding, HttpServer https, PaymentGateway payments, int managementPort,
-               WarmUp.Result warmUp) {
+               WarmUp.Result warmUp, Duration stopTimeout) {
     this.warmUp = warmUp;
+    this.stopTimeout = stopTimeout;
     this.system = system;
     this.binding = binding;
     this.https = https;
@@ -183,7 +194,7 @@ public final class Node {
           routes(system, config, settings, clock, barcodes, inventorySettings, refs, queue, queueSettings, queueTokens,
               payments, metrics, readSide);
       handler = new io.boxoffice.edge.RequestTracing(tracing, ClientPrefix.fromConfig(config), RouteNames::route).around(handler);
-      ClusterGauges.register(system, metrics);
+      ClusterGauges.register(system, metrics, settings.shardGaugesDelay(), settings.shardGaugesInterval());
       // Only now a member: the start-up above (class loading, the first compilations) and the
       // warm-up run before anyone watches this node's heartbeats or places shards on it.
       WarmUp.Result warm = WarmUp.run(handler, Materializer.matFromSystem(system), bo.getInt("warm-up.requests"), bo.getDuration("warm-up.max-duration"));
@@ -200,7 +211,7 @@ public final class Node {
       HttpReadiness.ready(system.classicSystem());
       log.info("boxoffice listening on {}{}", bound.http().localAddress(),
           bound.https() == null ? "" : ", HTTPS on " + bound.https().localAddress());
-      return new Node(system, bound.http(), bound.https(), payments, management.port(), warm);
+      return new Node(system, bound.http(), bound.https(), payments, management.port(), warm, settings.stopTimeout());
     } catch (Exception e) {
       system.terminate();
       throw e;
@@ -268,7 +279,7 @@ public final class Node {
         line.presale(), refs.places(), refs.registries(), system.scheduler(), clock, tokenMaxAge);
     ShopRoutes shop = new ShopRoutes(api, bulkheads, identity,
         new QueueAdmission(api, line.fans(), manifests, queueTokens, clock, tokenMaxAge), views, refs.inventories(),
-        refs.carts(), system.scheduler(), settings.retryDeadline(), metrics);
+        refs.carts(), system.scheduler(), ShopSettings.fromConfig(config), metrics);
     TicketRoutes tickets = new TicketRoutes(api, identity, barcodes, bo.getString("secrets.gate-token"),
         new CartOrders(refs.carts(), api.askTimeout(), system.scheduler()), refs.wallets(),
         refs.inventories(), system.scheduler());
@@ -279,7 +290,8 @@ public final class Node {
         new OpenApiRoutes().routes()));
     PageRoutes pages = new PageRoutes(identityTokens, ClientPrefix.fromConfig(config), manifests, queueTokens, clock, tokenMaxAge,
         eventId -> views.seatMap(eventId).thenApply(v -> new PageRoutes.EventFacts(v.details().venueName(),
-            v.details().prices(), v.details().maxSeatsPerAccount(), v.details().seats(), v.details().holdSeconds())));
+            v.details().prices(), v.details().maxSeatsPerAccount(), v.details().seats(), v.details().holdSeconds())),
+        QueueModule.Settings.fromConfig(config).pageFactsWait());
     org.apache.pekko.japi.function.Function<HttpRequest, CompletionStage<HttpResponse>> treeHandler = tree.handler(system);
     // The page the whole crowd repeats skips the routing tree; everything else goes through it.
     return new BrowserGuards(api).around(request -> {
@@ -304,7 +316,7 @@ public final class Node {
   public void stop() {
     system.terminate();
     try {
-      system.getWhenTerminated().toCompletableFuture().get(30, TimeUnit.SECONDS);
+      system.getWhenTerminated().toCompletableFuture().get(stopTimeout.toMillis(), TimeUnit.MILLISECONDS);
     } catch (Exception e) {
       log.warn("actor system did not terminate in time", e);
     }

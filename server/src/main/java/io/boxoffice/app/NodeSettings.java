@@ -11,13 +11,15 @@ record NodeSettings(
     int httpPort,
     Duration askTimeout,
     Duration adminAskTimeout,
-    Duration retryDeadline,
     long maxBodyBytes,
     long maxAdminBodyBytes,
     Duration headerReadTimeout,
     Duration unbindDeadline,
     Duration endedEventRetention,
-    Duration metricsSweepInterval) {
+    Duration metricsSweepInterval,
+    Duration shardGaugesDelay,
+    Duration shardGaugesInterval,
+    Duration stopTimeout) {
 
   static NodeSettings fromConfig(Config config) {
     Config bo = config.getConfig("boxoffice");
@@ -28,12 +30,14 @@ record NodeSettings(
         bo.getInt("http.port"),
         bo.getDuration("http.ask-timeout"),
         bo.getDuration("http.admin-ask-timeout"),
-        bo.getDuration("http.retry-deadline"),
         bo.getBytes("http.max-body-bytes"),
         bo.getBytes("http.max-admin-body-bytes"),
         bo.getDuration("http.header-read-timeout"),
         bo.getDuration("http.unbind-deadline"),
         bo.getDuration("metrics.ended-event-retention"),
-        bo.getDuration("metrics.sweep-interval"));
+        bo.getDuration("metrics.sweep-interval"),
+        bo.getDuration("metrics.shard-gauges-delay"),
+        bo.getDuration("metrics.shard-gauges-interval"),
+        bo.getDuration("stop-timeout"));
   }
 }

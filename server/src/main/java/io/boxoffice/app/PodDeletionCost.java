@@ -70,9 +70,9 @@ public final class PodDeletionCost {
     return 0;
   }
 
-  /** Where the pod is and how to reach the API server. */
+  /** Where the pod is, how to reach the API server, and how long to wait for it. */
   public record Settings(URI apiServer, String namespace, String podName, String token, SSLContext tls, int annotatedPods,
-                         Duration minBackoff, Duration maxBackoff) {
+                         Duration minBackoff, Duration maxBackoff, Duration connectTimeout, Duration requestTimeout) {
 
     /** From {@code boxoffice.kubernetes.pod-deletion-cost} and the mounted service account; empty when off or not in Kubernetes. */
     static Optional<Settings> fromConfig(Config config) throws Exception {
@@ -81,7 +81,8 @@ public final class PodDeletionCost {
       if (!c.getBoolean("enabled") || !Files.isReadable(account.resolve("token"))) return Optional.empty();
       return Optional.of(new Settings(URI.create(c.getString("api-server")), Files.readString(account.resolve("namespace")).trim(),
           c.getString("pod-name"), Files.readString(account.resolve("token")).trim(), trusting(account.resolve("ca.crt")),
-          c.getInt("annotated-pods"), c.getDuration("retry.min-backoff"), c.getDuration("retry.max-backoff")));
+          c.getInt("annotated-pods"), c.getDuration("retry.min-backoff"), c.getDuration("retry.max-backoff"),
+          c.getDuration("connect-timeout"), c.getDuration("request-timeout")));
     }
 
     private static SSLContext trusting(Path caFile) throws Exception {
@@ -140,7 +141,7 @@ public final class PodDeletionCost {
 
   /** The annotator of the pod of the member at {@code self}: a PATCH when its cost changes, retried with backoff. */
   public static Behavior<Command> annotator(Address self, Settings settings) {
-    HttpClient http = HttpClient.newBuilder().sslContext(settings.tls()).connectTimeout(Duration.ofSeconds(5)).build();
+    HttpClient http = HttpClient.newBuilder().sslContext(settings.tls()).connectTimeout(settings.connectTimeout()).build();
     return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> new Annotator(ctx, timers, self, settings, http).idle()));
   }
 
@@ -185,7 +186,7 @@ public final class PodDeletionCost {
       inFlight = true;
       HttpRequest request = HttpRequest.newBuilder(settings.apiServer().resolve(
               "/api/v1/namespaces/" + settings.namespace() + "/pods/" + settings.podName()))
-          .timeout(Duration.ofSeconds(10))
+          .timeout(settings.requestTimeout())
           .header("Authorization", "Bearer " + settings.token())
           .header("Content-Type", "application/merge-patch+json")
           .method("PATCH", HttpRequest.BodyPublishers.ofString(

@@ -20,9 +20,9 @@ import io.boxoffice.queue.domain.PresaleCodes;
 import io.boxoffice.queue.domain.ProofOfWork;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.Set;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.Props;
@@ -35,13 +35,15 @@ final class QueueModule {
 
   /** {@code boxoffice.queue} and the queue entities' snapshot policies. */
   record Settings(Duration tick, Duration shoppingWindow, Duration arrivalWindow, Duration keeperInterval,
-                  Duration lineReportInterval, SnapshotPolicy roomSnapshots, SnapshotPolicy presaleSnapshots) {
+                  Duration lineReportInterval, SnapshotPolicy roomSnapshots, SnapshotPolicy presaleSnapshots,
+                  Duration pageFactsWait) {
     static Settings fromConfig(Config config) {
       Config q = config.getConfig("boxoffice.queue");
       Config snapshots = config.getConfig("boxoffice.snapshots");
       return new Settings(q.getDuration("tick"), q.getDuration("admission-window"), q.getDuration("arrival-window"),
           q.getDuration("keeper-interval"), q.getDuration("line-report-interval"),
-          SnapshotPolicy.fromConfig(snapshots, "waiting-room"), SnapshotPolicy.fromConfig(snapshots, "presale-registry"));
+          SnapshotPolicy.fromConfig(snapshots, "waiting-room"), SnapshotPolicy.fromConfig(snapshots, "presale-registry"),
+          q.getDuration("page-facts-wait"));
     }
   }
 
@@ -103,7 +105,7 @@ final class QueueModule {
             replyTo -> new OnSaleKeeper.Announce(eventId, replyTo), askTimeout, system.scheduler()).thenApply(e -> null);
       }
     };
-    Manifests manifests = new Manifests(system, entities.manifestTopic(), catalogue,
+    Manifests manifests = new Manifests(system, entities.manifestTopic(), catalogue, Manifests.Settings.fromConfig(config),
         eventId -> refs.rooms().apply(eventId).tell(new WaitingRoom.Tick()), watch);
     EdgeLine line = new EdgeLine(refs.rooms(), system.scheduler(), askTimeout);
     system.scheduler().scheduleWithFixedDelay(s.lineReportInterval(), s.lineReportInterval(), line::report,

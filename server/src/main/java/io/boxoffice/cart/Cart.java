@@ -1,6 +1,5 @@
 package io.boxoffice.cart;
 
-import io.boxoffice.common.Refusal;
 import io.boxoffice.cart.domain.Action;
 import io.boxoffice.cart.domain.Answer;
 import io.boxoffice.cart.domain.Backoff;
@@ -15,12 +14,13 @@ import io.boxoffice.cart.domain.Order;
 import io.boxoffice.cart.domain.PaymentAnswer;
 import io.boxoffice.cart.domain.PricedSeat;
 import io.boxoffice.common.CborSerializable;
+import io.boxoffice.common.Refusal;
 import io.boxoffice.common.Supervision;
 import io.boxoffice.inventory.EventInventory;
 import io.boxoffice.inventory.EventInventory.SeatPrice;
 import io.boxoffice.payment.PaymentGateway;
-import io.boxoffice.tickets.domain.Ticket;
 import io.boxoffice.tickets.TicketWallet;
+import io.boxoffice.tickets.domain.Ticket;
 import io.opentelemetry.api.trace.Span;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -188,8 +188,8 @@ public final class Cart extends EventSourcedBehaviorWithEnforcedReplies<Cart.Com
     int colon = entityId.indexOf(':');
     String eventId = entityId.substring(0, colon);
     String accountId = entityId.substring(colon + 1);
-    return Behaviors.withMdc(Command.class, java.util.Map.of("eventId", eventId), Supervision.restarting(Behaviors.setup(ctx -> Behaviors.withTimers(timers ->
-            new Cart(ctx, timers, PersistenceId.of(ENTITY_TYPE_KEY.name(), entityId), eventId, accountId, settings)))));
+    return Behaviors.withMdc(Command.class, java.util.Map.of("eventId", eventId), Supervision.restarting(s -> Behaviors.setup(ctx -> Behaviors.withTimers(timers ->
+            new Cart(ctx, timers, PersistenceId.of(ENTITY_TYPE_KEY.name(), entityId), eventId, accountId, settings, s)))));
   }
 
   private final ActorContext<Command> context;
@@ -211,8 +211,8 @@ public final class Cart extends EventSourcedBehaviorWithEnforcedReplies<Cart.Com
   private final CheckoutTraces traces;
 
   private Cart(ActorContext<Command> context, TimerScheduler<Command> timers, PersistenceId id,
-               String eventId, String accountId, CartSettings settings) {
-    super(id, Supervision.backoff());
+               String eventId, String accountId, CartSettings settings, Supervision supervision) {
+    super(id, supervision.backoff());
     this.context = context;
     this.timers = timers;
     this.eventId = eventId;

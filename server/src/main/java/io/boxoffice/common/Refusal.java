@@ -4,8 +4,9 @@ import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
 
 /**
- * Why the inventory or the cart refuses a fan's command, as it travels in their replies from the
- * entity to the route (through the cart when it passes the inventory's refusal on). The edge
+ * Why the inventory, the cart or the waiting room refuses a command, as it travels in their
+ * replies from the entity to the route (through the cart when it passes the inventory's refusal
+ * on). The edge
  * maps each to the contract's status and error code in one place ({@code edge.Refusals}).
  * {@link #code()} is the form in replies between nodes (Jackson writes and reads it), so a node
  * of an older build reads a newer node's refusal and the other way round: never change one.
@@ -36,7 +37,19 @@ public enum Refusal {
   /** The card was declined; the seats stay held until their deadline. */
   PAYMENT_DECLINED("payment_declined"),
   /** The event or the processor did not answer; nothing was charged, the fan may try again. */
-  UNAVAILABLE("unavailable");
+  UNAVAILABLE("unavailable"),
+  /** The waiting room's: an event with an on-sale schedule cannot become an open sale. */
+  ALREADY_SCHEDULED("already_scheduled"),
+  /** The waiting room's: the on-sale has started, it cannot be rescheduled. */
+  ALREADY_STARTED("already_started"),
+  /** The waiting room's: the event has no on-sale to join. */
+  NOT_ON_SALE("not_on_sale"),
+  /** The waiting room's: its lobby is not open yet. */
+  NOT_OPEN("not_open"),
+  /** The waiting room's: the sale has started, the lobby is closed. */
+  STARTED("started"),
+  /** The waiting room's: the sale has not started yet. */
+  NOT_STARTED("not_started");
 
   private final String code;
 

@@ -3,17 +3,8 @@ package io.boxoffice.edge;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import org.apache.pekko.stream.Attributes;
-import org.apache.pekko.stream.BidiShape;
-import org.apache.pekko.stream.Inlet;
-import org.apache.pekko.stream.Outlet;
-import org.apache.pekko.stream.stage.AbstractInHandler;
-import org.apache.pekko.stream.stage.AbstractOutHandler;
-import org.apache.pekko.stream.stage.GraphStage;
 import org.apache.pekko.stream.stage.GraphStageLogic;
-import org.apache.pekko.stream.stage.TimerGraphStageLogic;
 import org.apache.pekko.util.ByteString;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Closes a connection whose request head (request line and headers, up to the blank line) takes
@@ -30,33 +21,16 @@ import org.slf4j.LoggerFactory;
  * <p>Shape: in1 the bytes the HTTP layer writes, out1 to the network; in2 from the network, out2
  * to the HTTP layer.
  */
-public final class HeadDeadline extends GraphStage<BidiShape<ByteString, ByteString, ByteString, ByteString>> {
-  private static final Logger log = LoggerFactory.getLogger(HeadDeadline.class);
+public final class HeadDeadline extends ConnectionDeadline {
   private static final String TIMER = "head";
 
-  private final Inlet<ByteString> fromServer = Inlet.create("HeadDeadline.fromServer");
-  private final Outlet<ByteString> toNetwork = Outlet.create("HeadDeadline.toNetwork");
-  private final Inlet<ByteString> fromNetwork = Inlet.create("HeadDeadline.fromNetwork");
-  private final Outlet<ByteString> toServer = Outlet.create("HeadDeadline.toServer");
-  private final BidiShape<ByteString, ByteString, ByteString, ByteString> shape =
-      BidiShape.of(fromServer, toNetwork, fromNetwork, toServer);
-  private final Duration timeout;
-  private final InetSocketAddress peer;
-
   public HeadDeadline(Duration timeout, InetSocketAddress peer) {
-    if (timeout.isNegative() || timeout.isZero()) throw new IllegalArgumentException("header-read-timeout must be positive");
-    this.timeout = timeout;
-    this.peer = peer;
-  }
-
-  @Override
-  public BidiShape<ByteString, ByteString, ByteString, ByteString> shape() {
-    return shape;
+    super("HeadDeadline", "Server", timeout, peer);
   }
 
   @Override
   public GraphStageLogic createLogic(Attributes inheritedAttributes) {
-    return new TimerGraphStageLogic(shape) {
+    return new Logic() {
       final RequestFraming framing = new RequestFraming();
       long headsSeen;
       /** Head time the current head has left. */
@@ -64,42 +38,27 @@ public final class HeadDeadline extends GraphStage<BidiShape<ByteString, ByteStr
       /** When the HTTP layer began waiting for bytes of an unfinished head, or -1. */
       long waitingSince = -1;
 
-      {
-        setHandler(fromServer, new AbstractInHandler() {
-          @Override public void onPush() { push(toNetwork, grab(fromServer)); }
-          @Override public void onUpstreamFinish() { complete(toNetwork); }
-        });
-        setHandler(toNetwork, new AbstractOutHandler() {
-          @Override public void onPull() { pull(fromServer); }
-          @Override public void onDownstreamFinish(Throwable cause) { cancel(fromServer, cause); }
-        });
-        setHandler(fromNetwork, new AbstractInHandler() {
-          @Override public void onPush() {
-            ByteString bytes = grab(fromNetwork);
-            stopWaiting();
-            framing.feed(bytes);
-            if (framing.headsStarted() != headsSeen) {
-              headsSeen = framing.headsStarted();
-              if (framing.inHead()) leftNanos = timeout.toNanos();
-            }
-            if (framing.inHead() && leftNanos <= 0) {
-              cut();
-              return;
-            }
-            push(toServer, bytes);
-          }
-          @Override public void onUpstreamFinish() { complete(toServer); }
-        });
-        setHandler(toServer, new AbstractOutHandler() {
-          @Override public void onPull() {
-            pull(fromNetwork);
-            if (framing.inHead()) {
-              waitingSince = System.nanoTime();
-              scheduleOnce(TIMER, Duration.ofNanos(leftNanos));
-            }
-          }
-          @Override public void onDownstreamFinish(Throwable cause) { cancel(fromNetwork, cause); }
-        });
+      @Override
+      void onBytes(ByteString bytes) {
+        stopWaiting();
+        framing.feed(bytes);
+        if (framing.headsStarted() != headsSeen) {
+          headsSeen = framing.headsStarted();
+          if (framing.inHead()) leftNanos = timeout.toNanos();
+        }
+        if (framing.inHead() && leftNanos <= 0) {
+          close("its request head");
+          return;
+        }
+        push(toInner, bytes);
+      }
+
+      @Override
+      void onPulled() {
+        if (framing.inHead()) {
+          waitingSince = System.nanoTime();
+          scheduleOnce(TIMER, Duration.ofNanos(leftNanos));
+        }
       }
 
       void stopWaiting() {
@@ -112,13 +71,7 @@ public final class HeadDeadline extends GraphStage<BidiShape<ByteString, ByteStr
 
       @Override
       public void onTimer(Object key) {
-        cut();
-      }
-
-      /** Closes the connection: the client is not sending a request, it is holding a slot. */
-      void cut() {
-        log.debug("closing the connection from {}: its request head took over {}", peer, timeout);
-        completeStage();
+        close("its request head");
       }
     };
   }

@@ -15,6 +15,13 @@ public final class Refusals {
       case NO_SEATS -> new ApiError(409, "no_seats", message);
       case CHECKOUT_IN_PROGRESS -> new ApiError(409, "checkout_in_progress", message);
       case EVENT_EXISTS -> new ApiError(409, "event_exists", message);
+      // The waiting room's: the manager's request conflicts with the on-sale as it stands.
+      case ALREADY_SCHEDULED -> new ApiError(409, "already_scheduled", message);
+      case ALREADY_STARTED -> new ApiError(409, "already_started", message);
+      case NOT_ON_SALE -> new ApiError(409, "not_on_sale", message);
+      case NOT_OPEN -> new ApiError(409, "not_open", message);
+      case STARTED -> new ApiError(409, "started", message);
+      case NOT_STARTED -> new ApiError(409, "not_started", message);
       case LIMIT_EXCEEDED -> new ApiError(422, "limit_exceeded", message);
       case UNKNOWN_SEATS -> new ApiError(400, "bad_request", message, seats);
       case HOLD_EXPIRED -> new ApiError(410, "hold_expired", message, seats);

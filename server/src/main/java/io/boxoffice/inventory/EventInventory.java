@@ -1,16 +1,16 @@
 package io.boxoffice.inventory;
 
+import io.boxoffice.common.CborSerializable;
 import io.boxoffice.common.Refusal;
+import io.boxoffice.common.Supervision;
+import io.boxoffice.common.Tracing;
 import io.boxoffice.inventory.domain.Decision;
 import io.boxoffice.inventory.domain.EventDefinition;
 import io.boxoffice.inventory.domain.RecentHolds;
 import io.boxoffice.inventory.domain.SeatBook;
-import io.boxoffice.common.CborSerializable;
-import io.boxoffice.common.Supervision;
-import io.boxoffice.common.Tracing;
+import io.boxoffice.venue.domain.SeatMap;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanKind;
-import io.boxoffice.venue.domain.SeatMap;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.LongSupplier;
@@ -320,9 +320,6 @@ public final class EventInventory
     }
   }
 
-  /** Holds remembered by request id (see {@link RecentHolds}). */
-  static final int RECENT_HOLDS = 4096;
-
   /**
    * The journal form of {@link Active}: immutable copies, taken on the entity's thread.
    * {@code recentHolds} is null in snapshots written before holds carried request ids.
@@ -336,7 +333,7 @@ public final class EventInventory
     io.boxoffice.common.MemberAges ages = io.boxoffice.common.MemberAges.watch(system, "inventory-member-ages");
     ClusterSharding.get(system).init(
         Entity.of(ENTITY_TYPE_KEY, ctx -> create(ctx.getEntityId(), settings)).withRole("inventory")
-            .withAllocationStrategy(new io.boxoffice.common.NoRebalancing(ages, WARM_UP))
+            .withAllocationStrategy(new io.boxoffice.common.NoRebalancing(ages, settings.warmUp()))
             // Threads of their own: a quiet event's batch never waits behind a flood's HTTP work.
             .withEntityProps(org.apache.pekko.actor.typed.DispatcherSelector.fromConfig(DISPATCHER)));
   }
@@ -344,20 +341,14 @@ public final class EventInventory
   /** The inventories' dispatcher (and their journal's), configured in boxoffice.conf. */
   public static final String DISPATCHER = "boxoffice.inventory-dispatcher";
 
-  /**
-   * A moved or new event goes to a node up at least this long when there is one: a node that has
-   * just started again recovers an event seconds slower while its JIT warms up (chaos drills).
-   */
-  static final java.time.Duration WARM_UP = java.time.Duration.ofSeconds(60);
-
   public static Behavior<Command> create(String eventId, InventorySettings settings) {
     // A traced command's log lines carry its request's trace id as well.
-    return Behaviors.withMdc(Command.class, java.util.Map.of("eventId", eventId), EventInventory::traceMdc, Supervision.restarting(
+    return Behaviors.withMdc(Command.class, java.util.Map.of("eventId", eventId), EventInventory::traceMdc, Supervision.restarting(s ->
             Behaviors.setup(ctx -> Behaviors.<Command>withTimers(timers -> {
               timers.startTimerWithFixedDelay("heartbeat", new Heartbeat(), settings.heartbeat());
               WriteSpans writing = new WriteSpans();
               return Behaviors.intercept(() -> journalFailures(settings, writing),
-                  new EventInventory(ctx, PersistenceId.of(ENTITY_TYPE_KEY.name(), eventId), settings, writing));
+                  new EventInventory(ctx, PersistenceId.of(ENTITY_TYPE_KEY.name(), eventId), settings, s, writing));
             }))));
   }
 
@@ -392,8 +383,8 @@ public final class EventInventory
   private long faultCredited;
 
   private EventInventory(ActorContext<Command> context, PersistenceId persistenceId, InventorySettings settings,
-                         WriteSpans writing) {
-    super(persistenceId, Supervision.backoff());
+                         Supervision supervision, WriteSpans writing) {
+    super(persistenceId, supervision.backoff());
     this.context = context;
     this.settings = settings;
     this.writing = writing;
@@ -438,7 +429,7 @@ public final class EventInventory
 
   @Override
   public RetentionCriteria retentionCriteria() {
-    return RetentionCriteria.snapshotEvery(settings.snapshotEveryEvents(), 2);
+    return RetentionCriteria.snapshotEvery(settings.snapshotEveryEvents(), settings.snapshotKeep());
   }
 
   @Override
@@ -460,7 +451,7 @@ public final class EventInventory
         EventDefinition d = s.definition();
         SeatBook book = SeatBook.fromSnapshot(SeatMap.compile(d.venue()), d.prices(), d.maxSeatsPerAccount(), s.book());
         return new Active(d, book, s.batch(), s.admissionRequired(), s.aliveAt(),
-            RecentHolds.of(RECENT_HOLDS, s.recentHolds()));
+            RecentHolds.of(settings.recentHolds(), s.recentHolds()));
       }
     };
   }
@@ -539,7 +530,7 @@ public final class EventInventory
     builder.forStateType(Empty.class).onEvent(EventCreated.class, (state, c) -> {
       EventDefinition d = c.definition();
       return new Active(d, new SeatBook(SeatMap.compile(d.venue()), d.prices(), d.maxSeatsPerAccount()), 0, false, 0,
-          new RecentHolds(RECENT_HOLDS));
+          new RecentHolds(settings.recentHolds()));
     });
     builder.forStateType(Active.class)
         .onEvent(BatchDecided.class, (a, b) -> {

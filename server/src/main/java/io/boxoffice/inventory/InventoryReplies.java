@@ -1,8 +1,8 @@
 package io.boxoffice.inventory;
 
 import io.boxoffice.common.Refusal;
-import io.boxoffice.inventory.EventInventory.AlreadyScanned;
 import io.boxoffice.inventory.EventInventory.Admitted;
+import io.boxoffice.inventory.EventInventory.AlreadyScanned;
 import io.boxoffice.inventory.EventInventory.Confirm;
 import io.boxoffice.inventory.EventInventory.Confirmed;
 import io.boxoffice.inventory.EventInventory.Held;
@@ -43,30 +43,28 @@ final class InventoryReplies {
     return new Held(seatPrices(book, earlier.seats()), until);
   }
 
+  /**
+   * The reply to what the book decided for {@code command}: a refusal says itself what the fan
+   * is told ({@link SeatBook.Refused}); a decision is answered by its kind.
+   */
   static Reply replyFor(SeatBook book, SeatChange command, SeatBook.Outcome outcome) {
-    if (outcome instanceof SeatBook.Accepted a) {
-      Decision d = a.decision();
-      if (d instanceof Decision.Held h) return new Held(seatPrices(book, h.seats()), h.until());
-      if (d instanceof Decision.Released r) return new Released(seatIds(book, r.seats()));
-      if (d instanceof Decision.Sold s) return new Confirmed(s.orderId(), seatPrices(book, s.seats()));
-      if (d instanceof Decision.Scanned s) return new Admitted(book.map().seatId(s.seat()));
-      if (d instanceof Decision.Refused r) return new Rejected(Refusal.HOLD_EXPIRED, "the hold has expired", r.seatIds());
-    }
+    if (outcome instanceof SeatBook.Refused r) return new Rejected(r.refusal(), r.message(), r.seatIds());
+    if (outcome instanceof SeatBook.Accepted a) return replyFor(book, a.decision());
     if (outcome instanceof SeatBook.AlreadySold) {
       Confirm c = (Confirm) command;
       int[] seats = c.seatIds().stream().mapToInt(book.map()::indexOf).toArray();
       return new Confirmed(c.orderId(), seatPrices(book, seats));
     }
-    if (outcome instanceof SeatBook.Unchanged) return new Released(List.of());
-    if (outcome instanceof SeatBook.SeatsTaken t) return new Rejected(Refusal.SEATS_TAKEN, "some seats are taken", t.seatIds());
-    if (outcome instanceof SeatBook.UnknownSeats u) return new Rejected(Refusal.UNKNOWN_SEATS, "no such seats at this event", u.seatIds());
-    if (outcome instanceof SeatBook.NoSeats) return new Rejected(Refusal.NO_SEATS, "no adjacent seats fit the request", List.of());
-    if (outcome instanceof SeatBook.LimitExceeded l) {
-      return new Rejected(Refusal.LIMIT_EXCEEDED, "at most " + l.max() + " seats per account", List.of());
-    }
-    if (outcome instanceof SeatBook.HoldExpired e) return new Rejected(Refusal.HOLD_EXPIRED, "the hold has expired", e.seatIds());
     if (outcome instanceof SeatBook.AlreadyScanned s) return new AlreadyScanned(s.at());
-    return new Rejected(Refusal.INVALID, "no such ticket", List.of());
+    return new Released(List.of()); // SeatBook.Unchanged: nothing was released
+  }
+
+  private static Reply replyFor(SeatBook book, Decision decision) {
+    if (decision instanceof Decision.Held h) return new Held(seatPrices(book, h.seats()), h.until());
+    if (decision instanceof Decision.Released r) return new Released(seatIds(book, r.seats()));
+    if (decision instanceof Decision.Sold s) return new Confirmed(s.orderId(), seatPrices(book, s.seats()));
+    if (decision instanceof Decision.Scanned s) return new Admitted(book.map().seatId(s.seat()));
+    return new Rejected(Refusal.HOLD_EXPIRED, "the hold has expired", ((Decision.Refused) decision).seatIds());
   }
 
   /** The account's holds live at {@code now - credit}, their deadlines {@code credit} later. */

@@ -3,9 +3,9 @@ package io.boxoffice.queue;
 import io.boxoffice.edge.ApiError;
 import io.boxoffice.queue.domain.Phase;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -51,13 +51,27 @@ public final class Manifests {
     CompletionStage<java.util.Set<String>> lookUp(java.util.Set<String> eventIds);
   }
 
+  /**
+   * {@code boxoffice.queue} (conf/boxoffice.conf): how long a request waits for the room of a
+   * catalogued event to be heard before it is told to try again, and how often the catalogue is
+   * read again until it answers.
+   */
+  public record Settings(Duration roomStartWait, Duration catalogueRetry) {
+    public static Settings fromConfig(com.typesafe.config.Config config) {
+      com.typesafe.config.Config q = config.getConfig("boxoffice.queue");
+      return new Settings(q.getDuration("room-start-wait"), q.getDuration("catalogue-retry"));
+    }
+  }
+
   private final BiConsumer<String, Manifests> onNewEvent;
   private final Consumer<String> wakeRoom;
   private final ActorSystem<?> system;
   private final Catalogue catalogue;
+  private final Settings settings;
 
   public Manifests(ActorSystem<?> system, ActorRef<Topic.Command<WaitingRoom.Manifest>> topic, Catalogue catalogue,
-                   Consumer<String> wakeRoom, BiConsumer<String, Manifests> onNewEvent) {
+                   Settings settings, Consumer<String> wakeRoom, BiConsumer<String, Manifests> onNewEvent) {
+    this.settings = settings;
     this.onNewEvent = onNewEvent;
     this.wakeRoom = wakeRoom;
     this.system = system;
@@ -88,7 +102,7 @@ public final class Manifests {
 
   /**
    * The event's manifest. An event in the catalogue that this node has not heard yet (its room
-   * is starting) is waited for, at most {@link #ROOM_START_WAIT}; otherwise an {@link ApiError}
+   * is starting) is waited for, at most the settings' {@code roomStartWait}; otherwise an {@link ApiError}
    * ({@link #unknown(String)}). Made-up ids never wait: the catalogue does not hold them.
    */
   public CompletionStage<WaitingRoom.Manifest> current(String eventId) {
@@ -96,7 +110,7 @@ public final class Manifests {
     if (m != null) return CompletableFuture.completedFuture(m);
     // Before the catalogue is read, and for a catalogued room not heard yet, the wait is bounded
     // and shared: a flood of made-up ids waits on the same catalogue and then costs nothing.
-    return catalogueRead.copy().orTimeout(ROOM_START_WAIT.toMillis(), TimeUnit.MILLISECONDS)
+    return catalogueRead.copy().orTimeout(settings.roomStartWait().toMillis(), TimeUnit.MILLISECONDS)
         .thenCompose(c -> c.contains(eventId) ? CompletableFuture.completedFuture(c)
             : lookUp(eventId).exceptionallyCompose(e -> CompletableFuture.failedFuture(tryAgain())))
         .exceptionallyCompose(e -> CompletableFuture.failedFuture(
@@ -104,7 +118,7 @@ public final class Manifests {
         .thenCompose(c -> {
           if (!c.contains(eventId)) return CompletableFuture.failedFuture(unknown(eventId));
           wake(eventId);
-          return awaitHeard(eventId, heard -> true, ROOM_START_WAIT)
+          return awaitHeard(eventId, heard -> true, settings.roomStartWait())
               .exceptionallyCompose(e -> CompletableFuture.failedFuture(unknown(eventId)));
         });
   }
@@ -123,9 +137,6 @@ public final class Manifests {
   }
 
   private final Map<String, Long> wokenAt = new ConcurrentHashMap<>();
-
-  /** How long a request waits for the room of a catalogued event to be heard before it is told to try again. */
-  private static final Duration ROOM_START_WAIT = Duration.ofSeconds(3);
 
   /**
    * 404 for an event that does not exist; 503 (try again) while this node cannot tell yet: the
@@ -213,14 +224,14 @@ public final class Manifests {
   static final int LOOK_UP_BATCH = 1_000;
   private boolean asking;
 
-  /** Reads the catalogue until it answers, once a second; then the topic alone keeps this node up to date. */
+  /** Reads the catalogue until it answers, once a {@code catalogueRetry}; then the topic alone keeps this node up to date. */
   private void readCatalogue(ActorSystem<?> system, Catalogue catalogue) {
     catalogue.eventIds().whenComplete((ids, error) -> {
       if (ids != null) {
         catalogued = java.util.Set.copyOf(ids);
         catalogueRead.complete(catalogued);
       } else if (!system.whenTerminated().isCompleted()) {
-        system.scheduler().scheduleOnce(Duration.ofSeconds(1), () -> readCatalogue(system, catalogue), system.executionContext());
+        system.scheduler().scheduleOnce(settings.catalogueRetry(), () -> readCatalogue(system, catalogue), system.executionContext());
       }
     });
   }

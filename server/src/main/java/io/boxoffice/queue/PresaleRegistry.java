@@ -1,9 +1,9 @@
 package io.boxoffice.queue;
 
-import io.boxoffice.queue.domain.Sampler;
 import io.boxoffice.common.CborSerializable;
 import io.boxoffice.common.SnapshotPolicy;
 import io.boxoffice.common.Supervision;
+import io.boxoffice.queue.domain.Sampler;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -60,13 +60,13 @@ public final class PresaleRegistry
   }
 
   public static Behavior<Command> create(String eventId, SnapshotPolicy snapshots) {
-    return Supervision.restarting(new PresaleRegistry(PersistenceId.of(ENTITY_TYPE_KEY.name(), eventId), snapshots));
+    return Supervision.restarting(s -> new PresaleRegistry(PersistenceId.of(ENTITY_TYPE_KEY.name(), eventId), snapshots, s));
   }
 
   private final SnapshotPolicy snapshots;
 
-  private PresaleRegistry(PersistenceId id, SnapshotPolicy snapshots) {
-    super(id, Supervision.backoff());
+  private PresaleRegistry(PersistenceId id, SnapshotPolicy snapshots, Supervision supervision) {
+    super(id, supervision.backoff());
     this.snapshots = snapshots;
   }
 

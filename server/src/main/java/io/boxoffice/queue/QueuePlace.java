@@ -105,7 +105,7 @@ public final class QueuePlace extends EventSourcedBehaviorWithEnforcedReplies<Qu
   }
 
   public static Behavior<Command> create(String entityId, Function<String, RecipientRef<WaitingRoom.Command>> rooms, Duration askTimeout) {
-    return Supervision.restarting(Behaviors.setup(ctx -> new QueuePlace(ctx, entityId, rooms, askTimeout)));
+    return Supervision.restarting(s -> Behaviors.setup(ctx -> new QueuePlace(ctx, entityId, rooms, askTimeout, s)));
   }
 
   private final ActorContext<Command> context;
@@ -116,8 +116,8 @@ public final class QueuePlace extends EventSourcedBehaviorWithEnforcedReplies<Qu
   private final List<ActorRef<Place>> waiting = new ArrayList<>();
 
   private QueuePlace(ActorContext<Command> context, String entityId, Function<String, RecipientRef<WaitingRoom.Command>> rooms,
-                     Duration askTimeout) {
-    super(PersistenceId.of(ENTITY_TYPE_KEY.name(), entityId), Supervision.backoff());
+                     Duration askTimeout, Supervision supervision) {
+    super(PersistenceId.of(ENTITY_TYPE_KEY.name(), entityId), supervision.backoff());
     this.context = context;
     int colon = entityId.indexOf(':');
     this.eventId = colon < 0 ? entityId : entityId.substring(0, colon);
@@ -179,7 +179,7 @@ public final class QueuePlace extends EventSourcedBehaviorWithEnforcedReplies<Qu
     context.ask(WaitingRoom.Reply.class, rooms.apply(eventId), askTimeout, WaitingRoom.TakeLobbyIndex::new,
         (reply, error) -> {
           if (reply instanceof WaitingRoom.LobbyIndex i) return new RoomAnswered(i.index(), null);
-          if (reply instanceof WaitingRoom.Rejected r) return new RoomAnswered(0, r.code());
+          if (reply instanceof WaitingRoom.Rejected r) return new RoomAnswered(0, r.code().code());
           return new RoomAnswered(0, "unavailable");
         });
   }

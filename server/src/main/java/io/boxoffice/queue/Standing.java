@@ -2,8 +2,8 @@ package io.boxoffice.queue;
 
 import io.boxoffice.queue.domain.AdmissionLog;
 import io.boxoffice.queue.domain.Lottery;
-import io.boxoffice.queue.domain.QueueToken;
 import io.boxoffice.queue.domain.Phase;
+import io.boxoffice.queue.domain.QueueToken;
 import java.util.Arrays;
 
 /**

@@ -1,11 +1,11 @@
 package io.boxoffice.queue;
 
-import io.boxoffice.queue.domain.AdmissionLog;
-import io.boxoffice.queue.domain.Lottery;
-import io.boxoffice.queue.domain.OnSaleSchedule;
 import io.boxoffice.common.CborSerializable;
 import io.boxoffice.common.Supervision;
 import io.boxoffice.inventory.EventInventory;
+import io.boxoffice.queue.domain.AdmissionLog;
+import io.boxoffice.queue.domain.Lottery;
+import io.boxoffice.queue.domain.OnSaleSchedule;
 import io.boxoffice.queue.domain.Refusal;
 import io.boxoffice.queue.domain.Room;
 import io.boxoffice.queue.domain.RoomState;
@@ -128,7 +128,11 @@ public final class WaitingRoom
   /** The lobby account's join index: the lottery maps it to a place at the start. */
   public record LobbyIndex(long index) implements Reply {}
 
-  public record Rejected(String code, String message) implements Reply {}
+  /**
+   * The room refuses: {@code code} is written as its contract string ({@code "already_scheduled"}),
+   * as when this field was a String, so nodes of either build read each other's replies.
+   */
+  public record Rejected(io.boxoffice.common.Refusal code, String message) implements Reply {}
 
   public sealed interface Event extends CborSerializable {}
 
@@ -234,9 +238,9 @@ public final class WaitingRoom
   }
 
   public static Behavior<Command> create(String eventId, WaitingRoomSettings settings) {
-    return Behaviors.withMdc(Command.class, java.util.Map.of("eventId", eventId), Supervision.restarting(Behaviors.setup(ctx -> Behaviors.withTimers(timers -> {
+    return Behaviors.withMdc(Command.class, java.util.Map.of("eventId", eventId), Supervision.restarting(s -> Behaviors.setup(ctx -> Behaviors.withTimers(timers -> {
           timers.startTimerWithFixedDelay("tick", new Tick(), settings.tick());
-          return new WaitingRoom(ctx, eventId, settings);
+          return new WaitingRoom(ctx, eventId, settings, s);
         }))));
   }
 
@@ -249,8 +253,8 @@ public final class WaitingRoom
   /** The rules, and what the room keeps in memory between writes. */
   private final Room room;
 
-  private WaitingRoom(ActorContext<Command> context, String eventId, WaitingRoomSettings settings) {
-    super(PersistenceId.of(ENTITY_TYPE_KEY.name(), eventId), Supervision.backoff());
+  private WaitingRoom(ActorContext<Command> context, String eventId, WaitingRoomSettings settings, Supervision supervision) {
+    super(PersistenceId.of(ENTITY_TYPE_KEY.name(), eventId), supervision.backoff());
     this.context = context;
     this.eventId = eventId;
     this.settings = settings;
@@ -355,7 +359,7 @@ public final class WaitingRoom
   }
 
   private static Rejected rejected(Refusal refusal) {
-    return new Rejected(refusal.code(), refusal.message());
+    return new Rejected(refusal.refusal(), refusal.message());
   }
 
   private ReplyEffect<Event, State> onTick(State state) {

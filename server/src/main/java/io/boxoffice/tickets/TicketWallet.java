@@ -1,9 +1,9 @@
 package io.boxoffice.tickets;
 
-import io.boxoffice.tickets.domain.Ticket;
 import io.boxoffice.common.CborSerializable;
 import io.boxoffice.common.SnapshotPolicy;
 import io.boxoffice.common.Supervision;
+import io.boxoffice.tickets.domain.Ticket;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -64,13 +64,13 @@ public final class TicketWallet
   }
 
   public static Behavior<Command> create(String accountId, SnapshotPolicy snapshots) {
-    return Supervision.restarting(new TicketWallet(PersistenceId.of(ENTITY_TYPE_KEY.name(), accountId), snapshots));
+    return Supervision.restarting(s -> new TicketWallet(PersistenceId.of(ENTITY_TYPE_KEY.name(), accountId), snapshots, s));
   }
 
   private final SnapshotPolicy snapshots;
 
-  private TicketWallet(PersistenceId id, SnapshotPolicy snapshots) {
-    super(id, Supervision.backoff());
+  private TicketWallet(PersistenceId id, SnapshotPolicy snapshots, Supervision supervision) {
+    super(id, supervision.backoff());
     this.snapshots = snapshots;
   }
 

@@ -1,8 +1,8 @@
 package io.boxoffice.venue;
 
-import io.boxoffice.venue.domain.VenueLayout;
 import io.boxoffice.common.CborSerializable;
 import io.boxoffice.common.Supervision;
+import io.boxoffice.venue.domain.VenueLayout;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.Behavior;
@@ -51,11 +51,11 @@ public final class Venue extends EventSourcedBehaviorWithEnforcedReplies<Venue.C
   }
 
   public static Behavior<Command> create(String venueId) {
-    return Supervision.restarting(new Venue(PersistenceId.of(ENTITY_TYPE_KEY.name(), venueId)));
+    return Supervision.restarting(s -> new Venue(PersistenceId.of(ENTITY_TYPE_KEY.name(), venueId), s));
   }
 
-  private Venue(PersistenceId id) {
-    super(id, Supervision.backoff());
+  private Venue(PersistenceId id, Supervision supervision) {
+    super(id, supervision.backoff());
   }
 
   @Override

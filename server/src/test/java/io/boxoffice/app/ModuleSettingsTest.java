@@ -4,8 +4,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
+import io.boxoffice.cart.http.ShopSettings;
 import io.boxoffice.common.SnapshotPolicy;
+import io.boxoffice.common.Supervision;
+import io.boxoffice.inventory.InventoryMetrics;
+import io.boxoffice.inventory.InventorySettings;
+import io.boxoffice.inventory.PlatformFaults;
+import io.boxoffice.queue.Manifests;
+import io.boxoffice.support.TestConfigs;
+import java.time.Clock;
 import java.time.Duration;
+import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -41,6 +50,73 @@ class ModuleSettingsTest {
     assertEquals(new SnapshotPolicy(100, 2), SnapshotPolicy.fromConfig(snapshots, "ticket-wallet"));
     assertEquals(Duration.ofMillis(500), config.getDuration("boxoffice.cart.retry-min"));
     assertEquals(Duration.ofSeconds(5), config.getDuration("boxoffice.cart.retry-max"));
+  }
+
+  @Test
+  void theLiteralsMovedToConfKeepTheirValues() {
+    Config config = shipped();
+    assertEquals(new Supervision(Duration.ofMillis(200), Duration.ofSeconds(5), 0.2, 20, Duration.ofSeconds(30)),
+        Supervision.fromConfig(config));
+    assertEquals(new ShopSettings(Duration.ofSeconds(9), Duration.ofMillis(500), Duration.ofMillis(250), Duration.ofMillis(500)),
+        ShopSettings.fromConfig(config));
+    assertEquals(new Manifests.Settings(Duration.ofSeconds(3), Duration.ofSeconds(1)), Manifests.Settings.fromConfig(config));
+    assertEquals(Duration.ofSeconds(2), QueueModule.Settings.fromConfig(config).pageFactsWait());
+    InventorySettings inventory = inventory(config);
+    assertEquals(Duration.ofSeconds(60), inventory.warmUp());
+    assertEquals(4096, inventory.recentHolds());
+    assertEquals(2, inventory.snapshotKeep());
+    NodeSettings node = NodeSettings.fromConfig(config);
+    assertEquals(Duration.ofSeconds(5), node.shardGaugesDelay());
+    assertEquals(Duration.ofSeconds(10), node.shardGaugesInterval());
+    assertEquals(Duration.ofSeconds(30), node.stopTimeout());
+    Config podCost = config.getConfig("boxoffice.kubernetes.pod-deletion-cost");
+    assertEquals(Duration.ofSeconds(5), podCost.getDuration("connect-timeout"));
+    assertEquals(Duration.ofSeconds(10), podCost.getDuration("request-timeout"));
+  }
+
+  @Test
+  void anOperatorsValuesReachTheMovedSettings() {
+    Config config = with("""
+        boxoffice.supervision { min-backoff = 1s, max-backoff = 20s, random-factor = 0.5, max-restarts = 7, reset-after = 1m }
+        boxoffice.http { retry-min-attempt = 1s, retry-pause = 100ms, cart-expiry-wait = 2s }
+        boxoffice.queue { room-start-wait = 7s, catalogue-retry = 4s, page-facts-wait = 3s }
+        boxoffice.inventory { warm-up = 2m, recent-holds = 100, snapshot-keep = 5 }
+        boxoffice.metrics { shard-gauges-delay = 1s, shard-gauges-interval = 1m }
+        boxoffice.stop-timeout = 50s
+        """);
+    assertEquals(new Supervision(Duration.ofSeconds(1), Duration.ofSeconds(20), 0.5, 7, Duration.ofMinutes(1)),
+        Supervision.fromConfig(config));
+    ShopSettings shop = ShopSettings.fromConfig(config);
+    assertEquals(Duration.ofSeconds(1), shop.retryMinAttempt());
+    assertEquals(Duration.ofMillis(100), shop.retryPause());
+    assertEquals(Duration.ofSeconds(2), shop.expiryWait());
+    assertEquals(new Manifests.Settings(Duration.ofSeconds(7), Duration.ofSeconds(4)), Manifests.Settings.fromConfig(config));
+    assertEquals(Duration.ofSeconds(3), QueueModule.Settings.fromConfig(config).pageFactsWait());
+    InventorySettings inventory = inventory(config);
+    assertEquals(Duration.ofMinutes(2), inventory.warmUp());
+    assertEquals(100, inventory.recentHolds());
+    assertEquals(5, inventory.snapshotKeep());
+    NodeSettings node = NodeSettings.fromConfig(config);
+    assertEquals(Duration.ofSeconds(1), node.shardGaugesDelay());
+    assertEquals(Duration.ofMinutes(1), node.shardGaugesInterval());
+    assertEquals(Duration.ofSeconds(50), node.stopTimeout());
+  }
+
+  /** The entities read their supervision from their actor system's configuration. */
+  @Test
+  void entitiesTakeTheirSupervisionFromTheSystemsConfig() {
+    ActorTestKit testKit = ActorTestKit.create(
+        ConfigFactory.parseString("boxoffice.supervision.max-restarts = 7").withFallback(TestConfigs.entityConfig()));
+    try {
+      assertEquals(7, Supervision.of(testKit.system()).maxRestarts());
+      assertEquals(Duration.ofMillis(200), Supervision.of(testKit.system()).minBackoff());
+    } finally {
+      testKit.shutdownTestKit();
+    }
+  }
+
+  private static InventorySettings inventory(Config config) {
+    return InventorySettings.fromConfig(config, Clock.systemUTC(), null, InventoryMetrics.NONE, PlatformFaults.NONE);
   }
 
   @Test

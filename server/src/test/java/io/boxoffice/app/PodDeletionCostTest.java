@@ -58,7 +58,8 @@ class PodDeletionCostTest {
 
   ActorRef<PodDeletionCost.Command> annotator(Address self) throws Exception {
     PodDeletionCost.Settings settings = new PodDeletionCost.Settings(URI.create(server.url("/")), "shop", "boxoffice-7d9f-abcde",
-        "sa-token-123", SSLContext.getDefault(), 3, Duration.ofMillis(50), Duration.ofMillis(200));
+        "sa-token-123", SSLContext.getDefault(), 3, Duration.ofMillis(50), Duration.ofMillis(200),
+        Duration.ofSeconds(5), Duration.ofSeconds(10));
     return testKit.spawn(PodDeletionCost.annotator(self, settings));
   }
 

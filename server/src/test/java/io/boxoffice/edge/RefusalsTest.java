@@ -7,6 +7,7 @@ import com.fasterxml.jackson.dataformat.cbor.databind.CBORMapper;
 import io.boxoffice.cart.Cart;
 import io.boxoffice.common.Refusal;
 import io.boxoffice.inventory.EventInventory;
+import io.boxoffice.queue.WaitingRoom;
 import io.boxoffice.support.TestConfigs;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -49,6 +50,13 @@ class RefusalsTest {
     CONTRACT.put(Refusal.CHECKOUT_IN_PROGRESS, "409 checkout_in_progress");
     CONTRACT.put(Refusal.PAYMENT_DECLINED, "402 payment_declined");
     CONTRACT.put(Refusal.UNAVAILABLE, "503 unavailable");
+    // The waiting room's, as the admin routes answered them before (409, the room's own code).
+    CONTRACT.put(Refusal.ALREADY_SCHEDULED, "409 already_scheduled");
+    CONTRACT.put(Refusal.ALREADY_STARTED, "409 already_started");
+    CONTRACT.put(Refusal.NOT_ON_SALE, "409 not_on_sale");
+    CONTRACT.put(Refusal.NOT_OPEN, "409 not_open");
+    CONTRACT.put(Refusal.STARTED, "409 started");
+    CONTRACT.put(Refusal.NOT_STARTED, "409 not_started");
   }
 
   @Test
@@ -71,7 +79,8 @@ class RefusalsTest {
   @Test
   void theCodesAreTheStringsRepliesCarriedBeforeTheEnum() {
     assertEquals(List.of("not_found", "event_exists", "not_admitted", "busy", "seats_taken", "unknown_seats", "no_seats",
-            "limit_exceeded", "hold_expired", "invalid", "checkout_in_progress", "payment_declined", "unavailable"),
+            "limit_exceeded", "hold_expired", "invalid", "checkout_in_progress", "payment_declined", "unavailable",
+            "already_scheduled", "already_started", "not_on_sale", "not_open", "started", "not_started"),
         List.of(Refusal.values()).stream().map(Refusal::code).toList());
   }
 
@@ -94,5 +103,31 @@ class RefusalsTest {
       Object read = serialization.deserialize(cbor.writeValueAsBytes(oldForm), serializer.identifier(), manifest).get();
       assertEquals(reply, read, reply.getClass().getName());
     }
+  }
+
+  /**
+   * The waiting room's refusal was {@code Rejected(String code, String message)} before it was
+   * typed: every code the room wrote reads back as its refusal, and the typed one writes the same string.
+   */
+  @Test
+  void theWaitingRoomsRefusalsKeepTheCodeString() throws Exception {
+    CBORMapper cbor = new CBORMapper();
+    for (io.boxoffice.queue.domain.Refusal room : io.boxoffice.queue.domain.Refusal.values()) {
+      WaitingRoom.Rejected reply = new WaitingRoom.Rejected(room.refusal(), room.message());
+      Serializer serializer = serialization.findSerializerFor(reply);
+      String manifest = Serializers.manifestFor(serializer, reply);
+      JsonNode wire = cbor.readTree(serialization.serialize(reply).get());
+      assertEquals(room.code(), wire.get("code").asText(), room.name());
+
+      Map<String, Object> oldForm = new LinkedHashMap<>();
+      oldForm.put("code", room.code());
+      oldForm.put("message", room.message());
+      Object read = serialization.deserialize(cbor.writeValueAsBytes(oldForm), serializer.identifier(), manifest).get();
+      assertEquals(reply, read, room.name());
+    }
+    assertEquals(List.of("event_exists", "already_scheduled", "already_started", "not_found", "not_on_sale", "not_open",
+            "started", "not_started"),
+        List.of(io.boxoffice.queue.domain.Refusal.values()).stream().map(io.boxoffice.queue.domain.Refusal::code).toList(),
+        "the codes the room's replies carried before they were typed");
   }
 }

@@ -71,7 +71,8 @@ class ManifestsCatalogueTest {
 
   Manifests manifests(KeeperList keeper, List<String> woken) {
     var topic = testKit.spawn(Topic.create(WaitingRoom.Manifest.class, "t-" + System.nanoTime()));
-    Manifests m = new Manifests(testKit.system(), topic, keeper, woken::add, (id, self) -> {});
+    Manifests m = new Manifests(testKit.system(), topic, keeper,
+        Manifests.Settings.fromConfig(testKit.system().settings().config()), woken::add, (id, self) -> {});
     // The first read is done: an id nobody created is a plain 404.
     await().atMost(Duration.ofSeconds(10)).until(() -> status(m, "nobody-made-this") == 404);
     return m;

@@ -181,7 +181,7 @@ class WaitingRoomTest {
     TestProbe<WaitingRoom.Reply> probe = testKit.createTestProbe();
     ask(room, r -> new WaitingRoom.SetSchedule(schedule(600, 100_000), r));
     room.tell(new WaitingRoom.LeasePlaces(100, probe.getRef()));
-    assertEquals("not_started", probe.expectMessageClass(WaitingRoom.Rejected.class).code());
+    assertEquals("not_started", probe.expectMessageClass(WaitingRoom.Rejected.class).code().code());
     lobby(room, 500);
     startSale(room);
     room.tell(new WaitingRoom.LeasePlaces(100, probe.getRef()));
@@ -216,7 +216,7 @@ class WaitingRoomTest {
     TestProbe<WaitingRoom.Reply> probe = testKit.createTestProbe();
     ask(room, r -> new WaitingRoom.SetSchedule(schedule(600, 100_000), r));
     room.tell(new WaitingRoom.TakeLobbyIndex(probe.getRef()));
-    assertEquals("not_open", probe.expectMessageClass(WaitingRoom.Rejected.class).code());
+    assertEquals("not_open", probe.expectMessageClass(WaitingRoom.Rejected.class).code().code());
     lobby(room, 3);
     testKit.stop(room);
     ActorRef<WaitingRoom.Command> again = room();
@@ -227,7 +227,7 @@ class WaitingRoomTest {
     assertTrue(manifest(again).lobby() >= 0);
     startSale(again);
     again.tell(new WaitingRoom.TakeLobbyIndex(probe.getRef()));
-    assertEquals("started", probe.expectMessageClass(WaitingRoom.Rejected.class).code());
+    assertEquals("started", probe.expectMessageClass(WaitingRoom.Rejected.class).code().code());
   }
 
   @Test

@@ -45,7 +45,9 @@ public final class TestConfigs {
   /** With the node's count of platform fault time, during which hold clocks stop. */
   public static InventorySettings inventory(Clock clock, int snapshotEvery, io.boxoffice.queue.domain.QueueToken queueTokens,
                                             Duration heartbeat, io.boxoffice.inventory.PlatformFaults faults) {
+    Config shipped = ConfigFactory.load().getConfig("boxoffice.inventory");
     return new InventorySettings(clock, () -> new Random(7), 2000, 20000, snapshotEvery, Duration.ofSeconds(1), "", "", queueTokens,
-        io.boxoffice.inventory.InventoryMetrics.NONE, heartbeat, faults);
+        io.boxoffice.inventory.InventoryMetrics.NONE, heartbeat, faults, io.boxoffice.common.Tracing.OFF,
+        shipped.getDuration("warm-up"), shipped.getInt("recent-holds"), shipped.getInt("snapshot-keep"));
   }
 }

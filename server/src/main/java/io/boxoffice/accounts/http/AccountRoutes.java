@@ -1,5 +1,7 @@
 package io.boxoffice.accounts.http;
 
+import static org.apache.pekko.http.javadsl.server.PathMatchers.segment;
+
 import io.boxoffice.accounts.Account;
 import io.boxoffice.accounts.HashingPool;
 import io.boxoffice.accounts.domain.EmailAddress;
@@ -22,7 +24,6 @@ import org.apache.pekko.http.javadsl.model.headers.SameSite;
 import org.apache.pekko.http.javadsl.model.headers.SetCookie;
 import org.apache.pekko.http.javadsl.server.AllDirectives;
 import org.apache.pekko.http.javadsl.server.Route;
-import static org.apache.pekko.http.javadsl.server.PathMatchers.segment;
 
 /**
  * {@code POST /api/accounts} registers, {@code POST /api/session} signs in and sets {@code bo_id}.

@@ -1,36 +1,32 @@
 package io.boxoffice.admin.http;
 
-import io.boxoffice.admin.http.AdminJson.VenueRequest;
-import io.boxoffice.admin.http.AdminJson.OnSaleRequest;
-import io.boxoffice.admin.http.AdminJson.RatesRequest;
-import io.boxoffice.admin.http.AdminJson.EventRequest;
-import io.boxoffice.admin.http.AdminJson.EventSummary;
-import io.boxoffice.admin.http.AdminJson.EventList;
-import io.boxoffice.admin.http.AdminJson.VenueSummary;
-import io.boxoffice.admin.http.AdminJson.VenueList;
-import io.boxoffice.admin.http.AdminJson.VenueCreated;
-import io.boxoffice.admin.http.AdminJson.EventState;
-import io.boxoffice.admin.http.AdminJson.SeatCounts;
-import io.boxoffice.admin.http.AdminJson.EventStats;
-import io.boxoffice.admin.http.AdminJson.Schedule;
-import io.boxoffice.admin.Directory;
-import io.boxoffice.admin.LiveCounters;
 import static org.apache.pekko.http.javadsl.server.PathMatchers.segment;
 
+import io.boxoffice.admin.Directory;
+import io.boxoffice.admin.LiveCounters;
+import io.boxoffice.admin.http.AdminJson.EventList;
+import io.boxoffice.admin.http.AdminJson.EventRequest;
+import io.boxoffice.admin.http.AdminJson.EventState;
+import io.boxoffice.admin.http.AdminJson.EventSummary;
+import io.boxoffice.admin.http.AdminJson.OnSaleRequest;
+import io.boxoffice.admin.http.AdminJson.RatesRequest;
+import io.boxoffice.admin.http.AdminJson.VenueCreated;
+import io.boxoffice.admin.http.AdminJson.VenueList;
+import io.boxoffice.admin.http.AdminJson.VenueRequest;
+import io.boxoffice.admin.http.AdminJson.VenueSummary;
 import io.boxoffice.common.ReadSide;
 import io.boxoffice.edge.Api;
 import io.boxoffice.edge.ApiError;
-import io.boxoffice.inventory.domain.EventDefinition;
+import io.boxoffice.edge.Refusals;
 import io.boxoffice.inventory.EventInventory;
+import io.boxoffice.inventory.domain.EventDefinition;
 import io.boxoffice.payment.PaymentSimulator;
 import io.boxoffice.queue.Manifests;
-import io.boxoffice.queue.domain.OnSaleSchedule;
-import io.boxoffice.queue.domain.PresaleCodes;
 import io.boxoffice.queue.PresaleRegistry;
 import io.boxoffice.queue.WaitingRoom;
+import io.boxoffice.queue.domain.OnSaleSchedule;
 import io.boxoffice.queue.domain.Phase;
-import io.boxoffice.queue.domain.Seats;
-import io.boxoffice.venue.domain.StadiumGenerator;
+import io.boxoffice.queue.domain.PresaleCodes;
 import io.boxoffice.venue.Venue;
 import io.boxoffice.venue.domain.VenueLayout;
 import java.nio.charset.StandardCharsets;
@@ -66,6 +62,7 @@ public final class AdminRoutes extends AllDirectives {
   private static final Logger log = LoggerFactory.getLogger(AdminRoutes.class);
   private final Manifests manifests;
   private final ReadSide readSide;
+  private final EventStatsReader stats;
   private final LiveStream liveStream;
   private final OnSaleRoutes onSale;
 
@@ -73,7 +70,8 @@ public final class AdminRoutes extends AllDirectives {
                      Function<String, RecipientRef<PresaleRegistry.Command>> registries, PaymentSimulator simulator,
                      Manifests manifests, ReadSide readSide, LiveCounters counters, Duration liveInterval) {
     this.readSide = readSide;
-    this.liveStream = new LiveStream(api, this::statsOf, counters, liveInterval);
+    this.stats = new EventStatsReader(api, this::room, this::inventory);
+    this.liveStream = new LiveStream(api, stats::of, counters, liveInterval);
     this.simulator = simulator;
     this.manifests = manifests;
     this.presale = presale;
@@ -123,20 +121,7 @@ public final class AdminRoutes extends AllDirectives {
   }
 
   private Route createVenue(VenueRequest r) {
-    VenueLayout layout;
-    try {
-      if (r.generate() != null) {
-        if (r.sections() != null) throw new IllegalArgumentException("give either sections or generate, not both");
-        if (!StadiumGenerator.LAYOUT.equals(r.generate().layout())) throw new IllegalArgumentException("generate.layout must be \"stadium\"");
-        if (r.generate().seats() == null) throw new IllegalArgumentException("generate.seats is required");
-        if (!VenueLayout.isValidEntityId(r.venueId())) throw new IllegalArgumentException("venueId must be 1-64 letters, digits, '_' or '-'");
-        layout = StadiumGenerator.generate(r.venueId(), r.name(), r.generate().seats()).validated();
-      } else {
-        layout = new VenueLayout(r.venueId(), r.name(), r.sections()).validated();
-      }
-    } catch (IllegalArgumentException e) {
-      throw ApiError.badRequest(e.getMessage());
-    }
+    VenueLayout layout = AdminRequests.layout(r);
     int seats = layout.seatCount();
     CompletionStage<HttpResponse> response = venue(layout.venueId())
         .<Venue.Reply>ask(ref -> new Venue.Define(layout, ref), api.askTimeout())
@@ -154,7 +139,7 @@ public final class AdminRoutes extends AllDirectives {
   private Route createEvent(EventRequest r) {
     if (!VenueLayout.isValidEntityId(r.venueId())) throw ApiError.badRequest("venueId must be 1-64 letters, digits, '_' or '-'");
     if (!VenueLayout.isValidEntityId(r.eventId())) throw ApiError.badRequest("eventId must be 1-64 letters, digits, '_' or '-'");
-    OnSaleSchedule schedule = r.onsale() == null ? null : schedule(r.onsale());
+    OnSaleSchedule schedule = r.onsale() == null ? null : AdminRequests.schedule(r.onsale());
     CompletionStage<HttpResponse> response = venue(r.venueId())
         .<Venue.Reply>ask(Venue.Get::new, api.askTimeout())
         .thenCompose(reply -> {
@@ -162,7 +147,8 @@ public final class AdminRoutes extends AllDirectives {
           EventDefinition definition;
           try {
             definition = new EventDefinition(r.eventId(), r.name(), d.layout(), r.prices(),
-                orDefault(r.holdSeconds(), 480), orDefault(r.holdJitterSeconds(), 90), orDefault(r.maxSeatsPerAccount(), 8))
+                AdminRequests.orDefault(r.holdSeconds(), 480), AdminRequests.orDefault(r.holdJitterSeconds(), 90),
+                AdminRequests.orDefault(r.maxSeatsPerAccount(), 8))
                 .validated();
           } catch (IllegalArgumentException e) {
             throw ApiError.badRequest(e.getMessage());
@@ -199,7 +185,7 @@ public final class AdminRoutes extends AllDirectives {
           return room(eventId).<WaitingRoom.Reply>ask(WaitingRoom.OpenSale::new, api.askTimeout());
         })
         .thenCompose(reply -> {
-          if (reply instanceof WaitingRoom.Rejected rej) throw new ApiError(409, rej.code(), rej.message());
+          if (reply instanceof WaitingRoom.Rejected rej) throw Refusals.toApiError(rej.code(), rej.message(), List.of());
           // The edge shows it open only now; the inventory lets holds through without a pass from now on.
           return inventory(eventId).<EventInventory.Reply>ask(EventInventory.WaiveAdmission::new, api.askTimeout())
               .thenCompose(waived -> heard((WaitingRoom.Manifest) reply));
@@ -247,23 +233,7 @@ public final class AdminRoutes extends AllDirectives {
 
   private Route stats(String eventId) {
     if (!VenueLayout.isValidEntityId(eventId)) return complete(api.error(404, "not_found", "no such event"));
-    return api.respond(statsOf(eventId).thenApply(stats -> api.json(200, stats)));
-  }
-
-  /** The event's stats from its inventory and its room; fails with a 404 {@link ApiError} for an unknown event. */
-  private CompletionStage<EventStats> statsOf(String eventId) {
-    CompletionStage<WaitingRoom.Reply> room = room(eventId).ask(WaitingRoom.GetManifest::new, api.askTimeout());
-    return inventory(eventId)
-        .<EventInventory.Reply>ask(EventInventory.GetStats::new, api.askTimeout())
-        .thenCombine(room, (reply, manifestReply) -> {
-          if (!(reply instanceof EventInventory.Stats s)) throw new ApiError(404, "not_found", "no such event");
-          WaitingRoom.Manifest m = (WaitingRoom.Manifest) manifestReply;
-          // Closed until scheduled or opened; an event from before that rule is shown closed as well.
-          String state = m.state().equals(Phase.UNKNOWN.wire()) ? Phase.CLOSED.wire() : m.state();
-          if (new Seats(s.available(), s.held(), s.sold()).soldOut()) state = Phase.SOLD_OUT.wire();
-          return new EventStats(state, m.lobby(), m.admittedUpTo(), m.activeShoppers(),
-              new SeatCounts(s.available(), s.held(), s.sold()), s.orders(), m.startsAt() != 0 ? Schedule.of(m) : null);
-        });
+    return api.respond(stats.of(eventId).thenApply(stats -> api.json(200, stats)));
   }
 
   /**
@@ -281,7 +251,7 @@ public final class AdminRoutes extends AllDirectives {
   }
 
   private Route schedule(String eventId, OnSaleRequest r) {
-    OnSaleSchedule schedule = schedule(r);
+    OnSaleSchedule schedule = AdminRequests.schedule(r);
     // First the inventory: from now on it checks every hold's admission itself.
     CompletionStage<HttpResponse> response = requireAdmission(eventId)
         .thenCompose(ok -> room(eventId).<WaitingRoom.Reply>ask(ref -> new WaitingRoom.SetSchedule(schedule, ref), api.askTimeout()))
@@ -289,23 +259,6 @@ public final class AdminRoutes extends AllDirectives {
             ? heard(m).thenApply(heardM -> OnSaleRoutes.manifestReply(api, heardM))
             : CompletableFuture.completedFuture(OnSaleRoutes.manifestReply(api, reply)));
     return api.respond(response);
-  }
-
-  /** A checked on-sale schedule, or a 400. */
-  private static OnSaleSchedule schedule(OnSaleRequest r) {
-    OnSaleSchedule schedule;
-    try {
-      if (r.lobbyOpensAt() == null || r.startsAt() == null) throw new IllegalArgumentException("lobbyOpensAt and startsAt are required");
-      if (r.admissionPerMinute() == null || r.maxActiveShoppers() == null) {
-        throw new IllegalArgumentException("admissionPerMinute and maxActiveShoppers are required");
-      }
-      schedule = new OnSaleSchedule(instant(r.lobbyOpensAt(), "lobbyOpensAt"), instant(r.startsAt(), "startsAt"),
-          r.admissionPerMinute(), r.maxActiveShoppers(), Boolean.TRUE.equals(r.presale()), r.powBits() == null ? 0 : r.powBits())
-          .validated();
-    } catch (IllegalArgumentException e) {
-      throw ApiError.badRequest(e.getMessage());
-    }
-    return schedule;
   }
 
   /** Makes the event's inventory require admitted queue passes; fails with a 404 for an unknown event. */
@@ -316,18 +269,6 @@ public final class AdminRoutes extends AllDirectives {
           if (!(reply instanceof EventInventory.Created)) throw new ApiError(404, "not_found", "no such event");
           return true;
         });
-  }
-
-  private static long instant(String iso, String field) {
-    try {
-      return java.time.Instant.parse(iso).toEpochMilli();
-    } catch (java.time.format.DateTimeParseException e) {
-      throw new IllegalArgumentException(field + " must be an ISO-8601 UTC time like 2026-12-01T10:00:00Z");
-    }
-  }
-
-  private static int orDefault(Integer value, int fallback) {
-    return value == null ? fallback : value;
   }
 
   private EntityRef<Venue.Command> venue(String venueId) {

@@ -1,22 +1,24 @@
 package io.boxoffice.admin.http;
 
-import io.boxoffice.admin.http.AdminJson.InvitationsRequest;
-import io.boxoffice.admin.http.AdminJson.SimulatorRequest;
-import io.boxoffice.admin.http.AdminJson.RatesRequest;
-import io.boxoffice.admin.http.AdminJson.Schedule;
-import io.boxoffice.admin.http.AdminJson.SimulatorSettings;
+import static org.apache.pekko.http.javadsl.server.PathMatchers.segment;
+
 import io.boxoffice.admin.http.AdminJson.Invitation;
 import io.boxoffice.admin.http.AdminJson.Invitations;
-import static org.apache.pekko.http.javadsl.server.PathMatchers.segment;
+import io.boxoffice.admin.http.AdminJson.InvitationsRequest;
+import io.boxoffice.admin.http.AdminJson.RatesRequest;
+import io.boxoffice.admin.http.AdminJson.Schedule;
+import io.boxoffice.admin.http.AdminJson.SimulatorRequest;
+import io.boxoffice.admin.http.AdminJson.SimulatorSettings;
 import io.boxoffice.edge.Api;
 import io.boxoffice.edge.ApiError;
+import io.boxoffice.edge.Refusals;
 import io.boxoffice.payment.PaymentSimulator;
-import io.boxoffice.queue.domain.PresaleCodes;
 import io.boxoffice.queue.PresaleRegistry;
 import io.boxoffice.queue.WaitingRoom;
-import io.boxoffice.queue.domain.Refusal;
+import io.boxoffice.queue.domain.PresaleCodes;
 import io.boxoffice.venue.domain.VenueLayout;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
 import org.apache.pekko.actor.typed.ActorSystem;
@@ -103,10 +105,7 @@ final class OnSaleRoutes extends AllDirectives {
 
   /** A room's answer to a manager: the schedule as it stands, or the room's refusal (404 for an event without one). */
   static HttpResponse manifestReply(Api api, WaitingRoom.Reply reply) {
-    if (reply instanceof WaitingRoom.Rejected r) {
-      boolean notFound = Refusal.fromCode(r.code()).filter(Refusal.NOT_FOUND::equals).isPresent();
-      return api.error(notFound ? 404 : 409, r.code(), r.message());
-    }
+    if (reply instanceof WaitingRoom.Rejected r) return api.error(Refusals.toApiError(r.code(), r.message(), List.of()));
     return api.json(200, Schedule.of((WaitingRoom.Manifest) reply));
   }
 

@@ -1,6 +1,5 @@
 package io.boxoffice.cart.domain;
 
-import io.boxoffice.common.Refusal;
 import io.boxoffice.cart.domain.Action.AnswerWaiting;
 import io.boxoffice.cart.domain.Action.Authorize;
 import io.boxoffice.cart.domain.Action.Capture;
@@ -13,6 +12,7 @@ import io.boxoffice.cart.domain.Action.RetryLater;
 import io.boxoffice.cart.domain.Action.VoidAuthorization;
 import io.boxoffice.cart.domain.Action.WaitForAnswer;
 import io.boxoffice.cart.domain.Answer.Refused;
+import io.boxoffice.common.Refusal;
 import io.boxoffice.tickets.domain.Ticket;
 import java.util.ArrayList;
 import java.util.List;

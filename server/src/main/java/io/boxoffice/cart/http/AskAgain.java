@@ -16,33 +16,30 @@ import org.apache.pekko.pattern.AskTimeoutException;
  * moved, so a hold or a checkout whose entity is silent is asked again, until the request's
  * retry deadline, and the entity on its new node answers the repeat.
  */
-final class AskAgain {
-  private AskAgain() {}
+record AskAgain(Duration minAttempt, Duration pause) {
 
   /**
    * Runs an idempotent ask (each attempt under at most the ask timeout) again while it times out
-   * or its answer says to, until the deadline (an at-once answer waits a moment first). Only for
-   * asks that carry what makes a repeat harmless: an Idempotency-Key, a request id.
+   * or its answer says to, until the deadline (an at-once answer waits {@code pause} first; no
+   * attempt starts with less than {@code minAttempt} left). Only for asks that carry what makes
+   * a repeat harmless: an Idempotency-Key, a request id.
    */
-  static <R> CompletionStage<R> until(Duration askTimeout, Function<Duration, CompletionStage<R>> ask, Predicate<R> askAgain,
-                                       long deadline) {
+  <R> CompletionStage<R> until(Duration askTimeout, Function<Duration, CompletionStage<R>> ask, Predicate<R> askAgain,
+                                long deadline) {
     Duration attempt = Duration.ofNanos(Math.min(askTimeout.toNanos(), Math.max(0, deadline - System.nanoTime())));
     return ask.apply(attempt)
         .handle((reply, error) -> {
           boolean timedOut = error != null && isTimeout(error);
           boolean again = timedOut || (error == null && askAgain.test(reply));
-          if (again && deadline - System.nanoTime() > MIN_ATTEMPT.toNanos()) {
+          if (again && deadline - System.nanoTime() > minAttempt.toNanos()) {
             Executor later = timedOut ? Runnable::run
-                : CompletableFuture.delayedExecutor(RETRY_PAUSE.toMillis(), TimeUnit.MILLISECONDS);
+                : CompletableFuture.delayedExecutor(pause.toMillis(), TimeUnit.MILLISECONDS);
             return CompletableFuture.supplyAsync(() -> null, later).thenCompose(ignored -> until(askTimeout, ask, askAgain, deadline));
           }
           return error != null ? CompletableFuture.<R>failedFuture(error) : CompletableFuture.completedFuture(reply);
         })
         .thenCompose(stage -> stage);
   }
-
-  private static final Duration MIN_ATTEMPT = Duration.ofMillis(500);
-  private static final Duration RETRY_PAUSE = Duration.ofMillis(250);
 
   private static boolean isTimeout(Throwable error) {
     Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;

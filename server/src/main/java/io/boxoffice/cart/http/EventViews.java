@@ -2,8 +2,8 @@ package io.boxoffice.cart.http;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.boxoffice.edge.ApiError;
-import io.boxoffice.inventory.domain.EventDefinition;
 import io.boxoffice.inventory.EventInventory;
+import io.boxoffice.inventory.domain.EventDefinition;
 import io.boxoffice.venue.domain.SeatMap;
 import io.boxoffice.venue.http.SeatMapWire;
 import java.time.Clock;

@@ -1,25 +1,24 @@
 package io.boxoffice.cart.http;
 
-import io.boxoffice.common.Refusal;
+import static org.apache.pekko.http.javadsl.server.PathMatchers.segment;
+
 import io.boxoffice.cart.Cart;
 import io.boxoffice.cart.ShopAdmission;
 import io.boxoffice.cart.ShopMetrics;
-import static org.apache.pekko.http.javadsl.server.PathMatchers.segment;
-
+import io.boxoffice.common.Refusal;
 import io.boxoffice.edge.Api;
 import io.boxoffice.edge.ApiError;
 import io.boxoffice.edge.Bulkhead;
 import io.boxoffice.edge.BulkheadDirectives;
 import io.boxoffice.edge.Identity;
 import io.boxoffice.edge.Refusals;
-import io.boxoffice.inventory.domain.EventDefinition;
 import io.boxoffice.inventory.EventInventory;
 import io.boxoffice.inventory.EventInventory.SeatPrice;
+import io.boxoffice.inventory.domain.EventDefinition;
 import io.boxoffice.venue.domain.VenueLayout;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
 import org.apache.pekko.actor.typed.RecipientRef;
@@ -29,8 +28,8 @@ import org.apache.pekko.http.javadsl.model.ContentTypes;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
 import org.apache.pekko.http.javadsl.model.headers.CacheControl;
 import org.apache.pekko.http.javadsl.model.headers.CacheDirectives;
-import org.apache.pekko.http.javadsl.model.headers.EntityTag;
 import org.apache.pekko.http.javadsl.model.headers.ETag;
+import org.apache.pekko.http.javadsl.model.headers.EntityTag;
 import org.apache.pekko.http.javadsl.model.headers.RawHeader;
 import org.apache.pekko.http.javadsl.server.AllDirectives;
 import org.apache.pekko.http.javadsl.server.Route;
@@ -60,18 +59,17 @@ public final class ShopRoutes extends AllDirectives {
   private final Function<String, RecipientRef<Cart.Command>> carts;
   private final Scheduler scheduler;
   private final Duration retryDeadline;
+  private final AskAgain askAgain;
+  private final CartView cartView;
   private final ShopMetrics metrics;
 
-  /**
-   * @param retryDeadline how long a hold or a checkout may be asked again while its entity
-   *     does not answer (an entity moving to another node): a request id (holds) or the fan's
-   *     Idempotency-Key (checkouts) makes each new ask find the first one's outcome.
-   */
   public ShopRoutes(Api api, BulkheadDirectives bulkheads, Identity identity, ShopAdmission admission, EventViews views,
                     Function<String, RecipientRef<EventInventory.Command>> inventories,
-                    Function<String, RecipientRef<Cart.Command>> carts, Scheduler scheduler, Duration retryDeadline,
+                    Function<String, RecipientRef<Cart.Command>> carts, Scheduler scheduler, ShopSettings settings,
                     ShopMetrics metrics) {
-    this.retryDeadline = retryDeadline;
+    this.retryDeadline = settings.retryDeadline();
+    this.askAgain = settings.askAgain();
+    this.cartView = new CartView(api, inventories, carts, scheduler, settings.expiryWait());
     this.metrics = metrics;
     this.api = api;
     this.bulkheads = bulkheads;
@@ -91,7 +89,7 @@ public final class ShopRoutes extends AllDirectives {
       return concat(
           path("seatmap", () -> get(() -> read(eventId, () -> admitted(eventId, (account, pass) -> seatMap(eventId))))),
           path("availability", () -> get(() -> read(eventId, () -> admitted(eventId, (account, pass) -> availability(eventId))))),
-          path("cart", () -> get(() -> read(eventId, () -> admitted(eventId, (account, pass) -> cartView(eventId, account))))),
+          path("cart", () -> get(() -> read(eventId, () -> admitted(eventId, (account, pass) -> api.respond(cartView.of(eventId, account)))))),
           path(segment("cart").slash("holds"), () -> post(() -> bulkheads.guard(eventId, Bulkhead.Priority.HOLD,
               () -> admitted(eventId, (account, pass) -> traced(
                   traceparent -> api.body(HoldRequest.class, r -> hold(eventId, account, pass, r, traceparent))))))),
@@ -225,7 +223,7 @@ public final class ShopRoutes extends AllDirectives {
   private Route holdUntil(String eventId, String account,
                           Function<org.apache.pekko.actor.typed.ActorRef<EventInventory.Reply>, EventInventory.Command> message) {
     RecipientRef<EventInventory.Command> inventory = inventories.apply(eventId);
-    CompletionStage<EventInventory.Reply> reply = AskAgain.until(api.askTimeout(), 
+    CompletionStage<EventInventory.Reply> reply = askAgain.until(api.askTimeout(),
         timeout -> AskPattern.<EventInventory.Command, EventInventory.Reply>ask(inventory, message::apply, timeout, scheduler),
         r -> false, System.nanoTime() + retryDeadline.toNanos());
     return inventoryResponse(reply, r -> held(eventId, account, r));
@@ -260,7 +258,7 @@ public final class ShopRoutes extends AllDirectives {
           if (reply instanceof Cart.Rejected rejected) {
             return api.error(Refusals.toApiError(rejected.code(), rejected.message(), rejected.seatIds()));
           }
-          return orderView(reply);
+          return cartView.order(reply);
         }));
       });
     });
@@ -274,7 +272,7 @@ public final class ShopRoutes extends AllDirectives {
    */
   private CompletionStage<Cart.Reply> checkoutUntil(RecipientRef<Cart.Command> cart, String key, String paymentToken,
                                                    String traceparent, long deadline) {
-    return AskAgain.until(api.askTimeout(), 
+    return askAgain.until(api.askTimeout(),
         timeout -> AskPattern.<Cart.Command, Cart.Reply>ask(cart, ref -> new Cart.Checkout(key, paymentToken, traceparent, ref), timeout, scheduler),
         reply -> reply instanceof Cart.Rejected rejected && rejected.code() == Refusal.UNAVAILABLE, deadline);
   }
@@ -296,44 +294,11 @@ public final class ShopRoutes extends AllDirectives {
   }
 
   private HttpResponse held(String eventId, String account, EventInventory.Reply reply) {
-    HttpResponse response = holdsView(reply, 0);
+    HttpResponse response = cartView.holds(reply, 0);
     if (reply instanceof EventInventory.Held h) {
       List<String> seatIds = h.seats().stream().map(SeatPrice::seatId).toList();
       carts.apply(Cart.entityId(eventId, account)).tell(new Cart.HoldPlaced(seatIds, h.holdExpiresAt()));
     }
     return response;
-  }
-
-  /** How long an empty cart's view waits for the cart's word on expiry: a nicety, not worth a slow page. */
-  private static final Duration EXPIRY_WAIT = Duration.ofMillis(500);
-
-  private static Duration min(Duration a, Duration b) {
-    return a.compareTo(b) <= 0 ? a : b;
-  }
-
-  /**
-   * The fan's holds from the inventory; when nothing is held, the cart's word on when the last
-   * hold ran out (asked only then, and left out if the cart does not answer in time).
-   */
-  private Route cartView(String eventId, String account) {
-    CompletionStage<EventInventory.Reply> holds = AskPattern.ask(inventories.apply(eventId),
-        r -> new EventInventory.GetHolds(account, r), api.askTimeout(), scheduler);
-    return api.respond(holds.thenCompose(r -> {
-      if (r instanceof EventInventory.Rejected rejected) {
-        return CompletableFuture.completedFuture(api.error(Refusals.toApiError(rejected.code(), rejected.message(), rejected.seatIds())));
-      }
-      if (!(r instanceof EventInventory.Holds h) || !h.seats().isEmpty()) return CompletableFuture.completedFuture(holdsView(r, 0));
-      return AskPattern.<Cart.Command, Cart.Reply>ask(carts.apply(Cart.entityId(eventId, account)), Cart.GetExpiry::new,
-              min(api.askTimeout(), EXPIRY_WAIT), scheduler)
-          .handle((e, error) -> holdsView(r, e instanceof Cart.Expiry x ? x.expiredAt() : 0));
-    }));
-  }
-
-  private HttpResponse holdsView(EventInventory.Reply reply, long expiredAt) {
-    return api.json(200, ShopJson.holds(reply, expiredAt));
-  }
-
-  private HttpResponse orderView(Cart.Reply reply) {
-    return api.json(200, ShopJson.order((Cart.OrderView) reply));
   }
 }

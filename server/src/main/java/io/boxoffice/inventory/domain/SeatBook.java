@@ -1,5 +1,6 @@
 package io.boxoffice.inventory.domain;
 
+import io.boxoffice.common.Refusal;
 import io.boxoffice.venue.domain.SeatMap;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -61,22 +62,48 @@ public final class SeatBook {
   public sealed interface Outcome {}
   /** The command changes state: apply and persist this decision. */
   public record Accepted(Decision decision) implements Outcome {}
+  /** A rejection: the refusal the fan is told, why in words, and the seats it is about (if any). */
+  public sealed interface Refused extends Outcome {
+    Refusal refusal();
+    String message();
+    default List<String> seatIds() {
+      return List.of();
+    }
+  }
   /** Some requested seats are held or sold by others (or already held by this account). */
-  public record SeatsTaken(List<String> seatIds) implements Outcome {}
+  public record SeatsTaken(List<String> seatIds) implements Refused {
+    public Refusal refusal() { return Refusal.SEATS_TAKEN; }
+    public String message() { return "some seats are taken"; }
+  }
   /** Seat ids this venue does not have. */
-  public record UnknownSeats(List<String> seatIds) implements Outcome {}
+  public record UnknownSeats(List<String> seatIds) implements Refused {
+    public Refusal refusal() { return Refusal.UNKNOWN_SEATS; }
+    public String message() { return "no such seats at this event"; }
+  }
   /** No adjacent seats in one row fit the request. */
-  public record NoSeats() implements Outcome {}
+  public record NoSeats() implements Refused {
+    public Refusal refusal() { return Refusal.NO_SEATS; }
+    public String message() { return "no adjacent seats fit the request"; }
+  }
   /** The account would have more than the per-account cap of held and bought seats. */
-  public record LimitExceeded(int max) implements Outcome {}
+  public record LimitExceeded(int max) implements Refused {
+    public Refusal refusal() { return Refusal.LIMIT_EXCEEDED; }
+    public String message() { return "at most " + max + " seats per account"; }
+  }
   /** A confirm found a seat not held by this account any more (expired, released or never held). */
-  public record HoldExpired(List<String> seatIds) implements Outcome {}
+  public record HoldExpired(List<String> seatIds) implements Refused {
+    public Refusal refusal() { return Refusal.HOLD_EXPIRED; }
+    public String message() { return "the hold has expired"; }
+  }
   /** The order already bought exactly these seats: a repeated confirm, nothing to change. */
   public record AlreadySold() implements Outcome {}
   /** The ticket's seat was admitted before, at {@code at} epoch ms. */
   public record AlreadyScanned(long at) implements Outcome {}
   /** The seat is not sold under that order. */
-  public record NotSold() implements Outcome {}
+  public record NotSold() implements Refused {
+    public Refusal refusal() { return Refusal.INVALID; }
+    public String message() { return "no such ticket"; }
+  }
   /** Nothing to change (a release of seats the account does not hold). */
   public record Unchanged() implements Outcome {}
 

@@ -1,12 +1,12 @@
 package io.boxoffice.queue.http;
 
+import io.boxoffice.edge.ClientPrefix;
+import io.boxoffice.edge.FanContext;
+import io.boxoffice.edge.IdentityToken;
 import io.boxoffice.queue.Manifests;
 import io.boxoffice.queue.Standing;
 import io.boxoffice.queue.WaitingRoom;
 import io.boxoffice.queue.domain.QueueToken;
-import io.boxoffice.edge.ClientPrefix;
-import io.boxoffice.edge.FanContext;
-import io.boxoffice.edge.IdentityToken;
 import io.boxoffice.venue.domain.VenueLayout;
 import java.io.IOException;
 import java.io.InputStream;
@@ -60,7 +60,6 @@ public final class PageRoutes {
   private static final String API_PREFIX = "/api/events/";
   private static final String SUMMARY = "/summary";
   private static final String STATIC = "/static/";
-  private static final Duration FACTS_WAIT = Duration.ofSeconds(2);
 
   /** What the inventory knows of an event and the page shows: the venue's name, prices, limits. */
   public record EventFacts(String venueName, Map<String, Integer> prices, int maxSeatsPerAccount, int seats, int holdSeconds) {}
@@ -78,9 +77,12 @@ public final class PageRoutes {
   private final HttpResponse waitingRoom;
   private final HttpResponse shop;
   private final HttpResponse notFoundPage;
+  /** How long a summary waits for the event's facts before it goes without them. */
+  private final Duration factsWait;
 
   public PageRoutes(IdentityToken identities, ClientPrefix prefixes, Manifests manifests, QueueToken tokens, Clock clock,
-                    long tokenMaxAgeSeconds, Function<String, CompletionStage<EventFacts>> facts) {
+                    long tokenMaxAgeSeconds, Function<String, CompletionStage<EventFacts>> facts, Duration factsWait) {
+    this.factsWait = factsWait;
     this.identities = identities;
     this.prefixes = prefixes;
     this.manifests = manifests;
@@ -215,7 +217,7 @@ public final class PageRoutes {
         // A closed event may not be announced yet: its name, venue and prices stay private.
         ? CompletableFuture.completedFuture(json(200, "{\"eventId\":" + quote(m.eventId()) + ",\"state\":\"closed\"}", "public, max-age=5"))
         : facts.apply(eventId).toCompletableFuture()
-            .completeOnTimeout(null, FACTS_WAIT.toMillis(), TimeUnit.MILLISECONDS)
+            .completeOnTimeout(null, factsWait.toMillis(), TimeUnit.MILLISECONDS)
             .exceptionally(e -> null)
             .thenApply(f -> json(200, summaryJson(m, f), "public, max-age=5")))
         .exceptionally(e -> notYet(e) ? tryAgain()

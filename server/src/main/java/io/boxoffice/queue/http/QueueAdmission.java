@@ -1,12 +1,12 @@
 package io.boxoffice.queue.http;
 
-import io.boxoffice.queue.Manifests;
-import io.boxoffice.queue.Standing;
-import io.boxoffice.queue.domain.QueueToken;
 import io.boxoffice.cart.ShopAdmission;
 import io.boxoffice.edge.Api;
 import io.boxoffice.edge.FanContext;
 import io.boxoffice.inventory.EventInventory;
+import io.boxoffice.queue.Manifests;
+import io.boxoffice.queue.Standing;
+import io.boxoffice.queue.domain.QueueToken;
 import java.time.Clock;
 import java.util.function.Function;
 import org.apache.pekko.http.javadsl.server.AllDirectives;

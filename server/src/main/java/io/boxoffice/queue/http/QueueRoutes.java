@@ -1,14 +1,5 @@
 package io.boxoffice.queue.http;
 
-import io.boxoffice.queue.EdgeLine;
-import io.boxoffice.queue.Manifests;
-import io.boxoffice.queue.PresaleRegistry;
-import io.boxoffice.queue.QueuePlace;
-import io.boxoffice.queue.Standing;
-import io.boxoffice.queue.WaitingRoom;
-import io.boxoffice.queue.domain.PresaleCodes;
-import io.boxoffice.queue.domain.ProofOfWork;
-import io.boxoffice.queue.domain.QueueToken;
 import static org.apache.pekko.http.javadsl.server.PathMatchers.segment;
 
 import io.boxoffice.edge.Api;
@@ -17,9 +8,18 @@ import io.boxoffice.edge.Bulkhead;
 import io.boxoffice.edge.BulkheadDirectives;
 import io.boxoffice.edge.FanContext;
 import io.boxoffice.edge.Identity;
+import io.boxoffice.queue.EdgeLine;
+import io.boxoffice.queue.Manifests;
+import io.boxoffice.queue.PresaleRegistry;
+import io.boxoffice.queue.QueuePlace;
+import io.boxoffice.queue.Standing;
+import io.boxoffice.queue.WaitingRoom;
 import io.boxoffice.queue.domain.JoinOutcome;
 import io.boxoffice.queue.domain.JoinPolicy;
 import io.boxoffice.queue.domain.Phase;
+import io.boxoffice.queue.domain.PresaleCodes;
+import io.boxoffice.queue.domain.ProofOfWork;
+import io.boxoffice.queue.domain.QueueToken;
 import io.boxoffice.venue.domain.VenueLayout;
 import java.time.Clock;
 import java.util.LinkedHashMap;

@@ -1,16 +1,16 @@
 package io.boxoffice.tickets.http;
 
+import static org.apache.pekko.http.javadsl.server.PathMatchers.segment;
+
 import io.boxoffice.common.Refusal;
+import io.boxoffice.edge.Api;
+import io.boxoffice.edge.ApiError;
+import io.boxoffice.edge.Identity;
+import io.boxoffice.edge.Refusals;
+import io.boxoffice.inventory.EventInventory;
 import io.boxoffice.tickets.Orders;
 import io.boxoffice.tickets.TicketWallet;
 import io.boxoffice.tickets.domain.Barcode;
-import static org.apache.pekko.http.javadsl.server.PathMatchers.segment;
-
-import io.boxoffice.edge.Api;
-import io.boxoffice.edge.ApiError;
-import io.boxoffice.edge.Refusals;
-import io.boxoffice.edge.Identity;
-import io.boxoffice.inventory.EventInventory;
 import io.boxoffice.venue.domain.VenueLayout;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;

@@ -1,8 +1,8 @@
 package io.boxoffice.venue.http;
 
-import io.boxoffice.venue.domain.SeatMap;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.boxoffice.venue.domain.SeatMap;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -51,7 +51,7 @@ class ShopRoutesTest {
     io.boxoffice.app.Metrics metrics = new io.boxoffice.app.Metrics();
     ShopRoutes routes = new ShopRoutes(api, new BulkheadDirectives(new Bulkhead(1000), api, metrics), new Identity(tokens, api),
         ShopAdmission.everyone(), views, id -> inventory.getRef(), id -> carts.getRef(), testKit.system().scheduler(),
-        Duration.ofSeconds(3), metrics);
+        settings(Duration.ofSeconds(3)), metrics);
     binding = Http.get(testKit.system()).newServerAt("127.0.0.1", 0).bind(api.seal(routes.routes()))
         .toCompletableFuture().get(10, TimeUnit.SECONDS);
   }
@@ -59,6 +59,11 @@ class ShopRoutesTest {
   @AfterAll
   static void shutdown() {
     testKit.shutdownTestKit();
+  }
+
+  /** The shipped shop settings, with {@code retryDeadline}. */
+  static ShopSettings settings(Duration retryDeadline) {
+    return ShopSettings.fromConfig(testKit.system().settings().config()).withRetryDeadline(retryDeadline);
   }
 
   HttpFan fan(String account) {
@@ -226,7 +231,7 @@ class ShopRoutesTest {
     Bulkhead bulkhead = new Bulkhead(10);
     ShopRoutes small = new ShopRoutes(patient, new BulkheadDirectives(bulkhead, patient, new io.boxoffice.app.Metrics()), new Identity(tokens, patient),
         ShopAdmission.everyone(), views, id -> inv.getRef(), id -> cartProbe.getRef(), testKit.system().scheduler(),
-        Duration.ofSeconds(30), new io.boxoffice.app.Metrics());
+        settings(Duration.ofSeconds(30)), new io.boxoffice.app.Metrics());
     ServerBinding flooded = Http.get(testKit.system()).newServerAt("127.0.0.1", 0).bind(patient.seal(small.routes()))
         .toCompletableFuture().get(10, TimeUnit.SECONDS);
     try {
@@ -276,7 +281,7 @@ class ShopRoutesTest {
     Api patient = new Api(testKit.system(), Duration.ofSeconds(20), 65536);
     ShopRoutes small = new ShopRoutes(patient, new BulkheadDirectives(bulkhead, patient, metrics), new Identity(tokens, patient),
         ShopAdmission.everyone(), views, id -> inv.getRef(), id -> carts.getRef(), testKit.system().scheduler(),
-        Duration.ofSeconds(30), metrics);
+        settings(Duration.ofSeconds(30)), metrics);
     ServerBinding bound = Http.get(testKit.system()).newServerAt("127.0.0.1", 0).bind(patient.seal(small.routes()))
         .toCompletableFuture().get(10, TimeUnit.SECONDS);
     try {
