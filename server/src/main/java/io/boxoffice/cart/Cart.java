@@ -79,15 +79,24 @@ public final class Cart extends EventSourcedBehaviorWithEnforcedReplies<Cart.Com
 
   public sealed interface Command extends CborSerializable {}
 
-  /** Buys everything held; replies {@link OrderView} or {@link Rejected} ({@code hold_expired}, {@code payment_declined}, ...). */
-  public record Checkout(String idempotencyKey, String paymentToken, ActorRef<Reply> replyTo) implements Command {}
+  /**
+   * Buys everything held, or with {@code expectedSeats} (not null) only if exactly those seats are
+   * held; replies {@link OrderView} or {@link Rejected} ({@code hold_expired}, {@code payment_declined},
+   * {@code cart_changed}, ...).
+   */
+  public record Checkout(String idempotencyKey, String paymentToken, List<String> expectedSeats, ActorRef<Reply> replyTo)
+      implements Command {
+    public Checkout(String idempotencyKey, String paymentToken, ActorRef<Reply> replyTo) {
+      this(idempotencyKey, paymentToken, null, replyTo);
+    }
+  }
 
   /** Replies {@link OrderView} or {@link Rejected} {@code not_found}. */
   public record GetOrder(String orderId, ActorRef<Reply> replyTo) implements Command {}
 
   /** Internal: the inventory's answer to the look-up of holds for a checkout. */
-  record HoldsForCheckout(String key, String paymentToken, InventoryAnswer holds, ActorRef<Reply> replyTo)
-      implements Command {}
+  record HoldsForCheckout(String key, String paymentToken, List<String> expectedSeats, InventoryAnswer holds,
+                          ActorRef<Reply> replyTo) implements Command {}
 
   /** Internal: the processor's answer to an order's authorization. */
   record AuthorizeAnswered(String orderId, PaymentAnswer answer) implements Command {}
@@ -246,9 +255,10 @@ public final class Cart extends EventSourcedBehaviorWithEnforcedReplies<Cart.Com
     return newCommandHandlerWithReplyBuilder().forAnyState()
         .onCommand(GetOrder.class, (state, g) -> Effect().reply(g.replyTo(), reply(saga.order(state.checkouts(), g.orderId()))))
         .onCommand(Checkout.class, (state, c) ->
-            follow(saga.checkout(state.checkouts(), c.idempotencyKey(), c.paymentToken()), c.replyTo()))
+            follow(saga.checkout(state.checkouts(), c.idempotencyKey(), c.paymentToken(), c.expectedSeats()), c.replyTo()))
         .onCommand(HoldsForCheckout.class, (state, h) ->
-            follow(saga.holdsFound(state.checkouts(), h.key(), h.paymentToken(), h.holds(), settings.clock().millis()), h.replyTo()))
+            follow(saga.holdsFound(state.checkouts(), h.key(), h.paymentToken(), h.expectedSeats(), h.holds(),
+                settings.clock().millis()), h.replyTo()))
         .onCommand(AuthorizeAnswered.class, (state, a) -> follow(saga.authorizeAnswered(state.checkouts(), a.orderId(), a.answer()), null))
         .onCommand(ConfirmAnswered.class, (state, c) -> follow(saga.confirmAnswered(state.checkouts(), c.orderId(), c.answer()), null))
         .onCommand(CaptureDone.class, (state, c) -> follow(saga.captureDone(state.checkouts(), c.orderId(), c.ok()), null))
@@ -383,7 +393,7 @@ public final class Cart extends EventSourcedBehaviorWithEnforcedReplies<Cart.Com
     public void lookUpHolds(Action.LookUpHolds a) {
       context.ask(EventInventory.Reply.class, settings.inventories().apply(eventId), settings.askTimeout(),
           ref -> new EventInventory.GetHolds(accountId, ref),
-          (reply, error) -> new HoldsForCheckout(a.key(), a.paymentToken(), inventoryAnswer(reply), asker));
+          (reply, error) -> new HoldsForCheckout(a.key(), a.paymentToken(), a.expectedSeats(), inventoryAnswer(reply), asker));
     }
 
     @Override

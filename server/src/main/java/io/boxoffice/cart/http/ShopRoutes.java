@@ -49,7 +49,11 @@ public final class ShopRoutes extends AllDirectives {
 
   public record BestRequest(Integer quantity, Integer maxPriceCents, String zone) {}
 
-  public record CheckoutRequest(String paymentToken) {}
+  /**
+   * {@code {"paymentToken","expectedSeats"?}}: with {@code expectedSeats} the checkout pays only
+   * if exactly those seats are held (409 {@code cart_changed} otherwise, nothing charged).
+   */
+  public record CheckoutRequest(String paymentToken, List<String> expectedSeats) {}
 
   private final Api api;
   private final BulkheadDirectives bulkheads;
@@ -248,9 +252,21 @@ public final class ShopRoutes extends AllDirectives {
         if (r.paymentToken() == null || r.paymentToken().isBlank() || r.paymentToken().length() > 200) {
           throw ApiError.badRequest("paymentToken is required");
         }
+        List<String> expected = r.expectedSeats();
+        if (expected != null) {
+          if (expected.isEmpty() || expected.size() > EventDefinition.MAX_SEATS_PER_ACCOUNT) {
+            throw ApiError.badRequest("expectedSeats must name 1-" + EventDefinition.MAX_SEATS_PER_ACCOUNT + " seats");
+          }
+          if (expected.stream().anyMatch(s -> s == null || s.isEmpty() || s.length() > 100)) {
+            throw ApiError.badRequest("seat ids must be non-empty strings");
+          }
+          if (new HashSet<>(expected).size() != expected.size()) throw ApiError.badRequest("a seat is named twice");
+          expected = List.copyOf(expected);
+        }
+        List<String> expectedSeats = expected;
         RecipientRef<Cart.Command> cart = carts.apply(Cart.entityId(eventId, account));
         long deadline = System.nanoTime() + retryDeadline.toNanos();
-        return api.respond(checkoutUntil(cart, key.get(), r.paymentToken(), deadline).thenApply(reply -> {
+        return api.respond(checkoutUntil(cart, key.get(), r.paymentToken(), expectedSeats, deadline).thenApply(reply -> {
           if (reply instanceof Cart.Rejected rejected) {
             return api.error(Refusals.toApiError(rejected.code(), rejected.message(), rejected.seatIds()));
           }
@@ -267,9 +283,9 @@ public final class ShopRoutes extends AllDirectives {
    * ask reaches it on its new node, where the checkout, found by its key, goes on.
    */
   private CompletionStage<Cart.Reply> checkoutUntil(RecipientRef<Cart.Command> cart, String key, String paymentToken,
-                                                   long deadline) {
+                                                   List<String> expectedSeats, long deadline) {
     return AskAgain.until(api.askTimeout(), 
-        timeout -> AskPattern.<Cart.Command, Cart.Reply>ask(cart, ref -> new Cart.Checkout(key, paymentToken, ref), timeout, scheduler),
+        timeout -> AskPattern.<Cart.Command, Cart.Reply>ask(cart, ref -> new Cart.Checkout(key, paymentToken, expectedSeats, ref), timeout, scheduler),
         reply -> reply instanceof Cart.Rejected rejected && rejected.code() == Refusal.UNAVAILABLE, deadline);
   }
 
