@@ -150,6 +150,8 @@
     show('standing', true);
     room.state = s.state;
     $('state-text').textContent = STATES[s.state] || s.state;
+    // The lottery's promise is about the lobby: once places are given it only confuses.
+    show('lottery-text', s.state === 'lobby' || s.state === 'scheduled');
     show('position-row', !!s.position);
     $('position').textContent = s.position ? s.position.toLocaleString('en') : '';
     const waiting = s.state === 'waiting' || s.state === 'paused';

@@ -284,6 +284,14 @@ class FanPagesBrowserTest {
     keys.sendKeys(Keys.ENTER).perform();
     await().atMost(Duration.ofSeconds(10)).until(() -> d.findElements(By.cssSelector("#cart-list li")).size() == 5);
     assertTrue(picked.matches("Picked: \\S+, \\S+ .*"), "two seats picked by keyboard: " + picked);
+
+    // Pay with the keyboard: Tab on to Buy, Enter; the tickets follow.
+    for (int i = 0; i < 30 && !"buy".equals(d.switchTo().activeElement().getAttribute("id")); i++) {
+      keys.sendKeys(Keys.TAB).perform();
+    }
+    assertEquals("buy", d.switchTo().activeElement().getAttribute("id"), "Tab reaches Buy");
+    keys.sendKeys(Keys.ENTER).perform();
+    await().atMost(Duration.ofSeconds(20)).until(() -> ticketsShown(d) == 5);
   }
 
   @Test
@@ -443,6 +451,7 @@ class FanPagesBrowserTest {
     awaitVisible(d, "join-form", Duration.ofSeconds(10));
     byId(d, "join-button").click();
     awaitText(d, "state-text", "You are in line", Duration.ofSeconds(15));
+    assertFalse(byId(d, "lottery-text").isDisplayed(), "no lottery promise once the fan has a place");
     // People, not places: the line's front is admittedUpTo, and this fan's own place is not ahead of it.
     HttpFan me = fanOf(d).withQueueCookie(e, d.manage().getCookieNamed("bo_q_" + e).getValue());
     await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(300)).ignoreExceptions().until(() -> {
@@ -453,6 +462,12 @@ class FanPagesBrowserTest {
       return byId(d, "ahead").getText().equals(expected) && people >= 1;
     });
     assertTrue(byId(d, "seats-left").getText().contains("seats left"), byId(d, "seats-left").getText());
+    // The estimate counts the shopper cap: one shopper at a time, each for up to a hold's time, moves
+    // the line slower than the admission rate of one a minute says.
+    JsonNode summary = new HttpFan(node.httpPort()).send("GET", "/api/events/" + e + "/summary", null).json();
+    long minutesEach = Math.round(summary.get("holdSeconds").asDouble() / 60);
+    assertTrue(minutesEach > 1, "a hold longer than a minute: " + summary);
+    awaitText(d, "wait", "the line moves about one person every " + minutesEach + " minutes", Duration.ofSeconds(5));
     Chromium.screenshot(d, "fan-14-waiting-390");
     assertFits(d);
     byId(d, "leave").click();
