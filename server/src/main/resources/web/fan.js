@@ -150,6 +150,8 @@
     show('standing', true);
     room.state = s.state;
     $('state-text').textContent = STATES[s.state] || s.state;
+    // The lottery's promise is about the lobby: once places are given it only confuses.
+    show('lottery-text', s.state === 'lobby' || s.state === 'scheduled');
     show('position-row', !!s.position);
     $('position').textContent = s.position ? s.position.toLocaleString('en') : '';
     const waiting = s.state === 'waiting' || s.state === 'paused';
@@ -692,7 +694,6 @@
 
   // ---- checkout -----------------------------------------------------------------------------
 
-  const sameSeats = (a, b) => a.length === b.length && [...a].sort().join() === [...b].sort().join();
   const newKey = () => (crypto.randomUUID ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(36).slice(2)}`);
 
   function payingState(on) {
@@ -705,22 +706,13 @@
   $('checkout-form').addEventListener('submit', async ev => {
     ev.preventDefault();
     if (cart.paying) return;
-    payingState(true);
-    const shown = cart.seats.map(s => s.seatId);
     let attempt = JSON.parse(sessionStorage.getItem(CHECKOUT_KEY) || 'null');
     if (!attempt) {
-      // Pay only for what this page shows: another tab may have changed the cart.
-      const now = await loadCart();
-      if (!now) { payingState(false); $('checkout-status').textContent = 'Could not read your cart; try again.'; return; }
-      const current = (now.seats || []).map(s => s.seatId);
-      if (!current.length) { payingState(false); $('checkout-status').textContent = 'Your cart is empty.'; return; }
-      if (!sameSeats(shown, current)) {
-        payingState(false);
-        $('checkout-status').textContent = 'Your cart changed (in another tab?). Check the seats above, then press Buy again.';
-        announce('Your cart changed. Nothing was charged.');
-        return;
-      }
-      attempt = { key: newKey(), token: $('token').value.trim(), seats: current };
+      const shown = cart.seats.map(s => s.seatId);
+      if (!shown.length) { $('checkout-status').textContent = 'Your cart is empty.'; return; }
+      // Pay only for what this page shows: the server refuses (409 cart_changed) if another tab
+      // changed the cart since, and charges nothing.
+      attempt = { key: newKey(), token: $('token').value.trim(), seats: shown };
       sessionStorage.setItem(CHECKOUT_KEY, JSON.stringify(attempt));
     }
     await pay(attempt);
@@ -735,7 +727,9 @@
       const slow = setTimeout(() => {
         $('checkout-status').textContent = 'Payment pending: waiting for the payment provider. Do not pay again; this page keeps checking.';
       }, 2000);
-      const r = await call('POST', `${base}/cart/checkout`, { paymentToken: attempt.token }, { 'Idempotency-Key': attempt.key });
+      const body = { paymentToken: attempt.token };
+      if (attempt.seats && attempt.seats.length) body.expectedSeats = attempt.seats;
+      const r = await call('POST', `${base}/cart/checkout`, body, { 'Idempotency-Key': attempt.key });
       clearTimeout(slow);
       if (r.status === 200) {
         sessionStorage.removeItem(CHECKOUT_KEY);
@@ -752,7 +746,12 @@
         payingState(false);
         $('checkout-status').textContent = r.status === 402 ? 'The payment was declined; nothing was charged. Your seats stay held until the timer runs out.'
           : r.status === 410 ? 'Your hold ran out before the payment; nothing was charged.'
+          : r.status === 409 && r.body && r.body.error === 'cart_changed'
+            ? 'Your cart changed (in another tab?) and nothing was charged. Check the seats above, then press Buy again.'
+          : r.status === 409 && r.body && r.body.error === 'checkout_in_progress'
+            ? 'Another payment for this cart is under way (in another tab?); reload this page to see its tickets.'
           : message(r, 'The payment did not go through');
+        if (r.body && r.body.error === 'cart_changed') announce('Your cart changed. Nothing was charged.');
         await loadCart();
         return;
       }

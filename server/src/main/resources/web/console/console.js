@@ -11,6 +11,7 @@ let token = sessionStorage.getItem(KEY) || '';
 let current = null;       // the event shown
 let live = null;          // AbortController of the live stream
 let history = [];         // last SPARK_POINTS samples: {holds, sales}
+let scheduleShown = false; // the schedule form shows the event's on-sale (or the manager's edits)
 
 function say(message, isError) {
   const s = $('status');
@@ -155,6 +156,7 @@ function select(eventId, name) {
   const now = new Date(Date.now() + 60000);
   $('o-lobby').value = localValue(new Date());
   $('o-start').value = localValue(now);
+  scheduleShown = false;
   $('invitations').replaceChildren();
   history = [];
   drawSpark();
@@ -280,6 +282,7 @@ function show(s) {
   if (s.onsale) {
     $('r-rate').placeholder = s.onsale.admissionPerMinute;
     $('r-cap').placeholder = s.onsale.maxActiveShoppers;
+    if (!scheduleShown) showSchedule(s.onsale);
   }
   const pause = $('pause');
   const resume = $('resume');
@@ -290,6 +293,17 @@ function show(s) {
   drawSpark();
   const row = document.querySelector('#events tr[data-event-id="' + CSS.escape(current) + '"] .state');
   if (row) row.textContent = s.state;
+}
+
+/** The event's on-sale as it stands, into the schedule form, once per selection and never over the manager's edits. */
+function showSchedule(o) {
+  scheduleShown = true;
+  $('o-lobby').value = localValue(new Date(o.lobbyOpensAt));
+  $('o-start').value = localValue(new Date(o.startsAt));
+  $('o-rate').value = o.admissionPerMinute;
+  $('o-cap').value = o.maxActiveShoppers;
+  $('o-presale').checked = !!o.presale;
+  $('o-pow').value = o.powBits || 0;
 }
 
 function drawSpark() {
@@ -341,6 +355,7 @@ document.addEventListener('DOMContentLoaded', () => {
   $('venue-form').addEventListener('submit', createVenue);
   $('event-form').addEventListener('submit', createEvent);
   $('onsale-form').addEventListener('submit', schedule);
+  $('onsale-form').addEventListener('input', () => { scheduleShown = true; });
   $('rates-form').addEventListener('submit', rates);
   $('invite-form').addEventListener('submit', invite);
   $('pause').addEventListener('click', () => eventAction('Paused', 'POST', '/onsale/pause'));

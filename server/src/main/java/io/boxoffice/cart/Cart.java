@@ -80,12 +80,16 @@ public final class Cart extends EventSourcedBehaviorWithEnforcedReplies<Cart.Com
 
   public sealed interface Command extends CborSerializable {}
 
-  /** Buys everything held; replies {@link OrderView} or {@link Rejected} ({@code hold_expired}, {@code payment_declined}, ...). */
-  public record Checkout(String idempotencyKey, String paymentToken, String traceparent, ActorRef<Reply> replyTo)
-      implements Command {
-    /** Not traced. */
+  /**
+   * Buys everything held, or with {@code expectedSeats} (not null) only if exactly those seats are
+   * held; replies {@link OrderView} or {@link Rejected} ({@code hold_expired}, {@code payment_declined},
+   * {@code cart_changed}, ...). {@code traceparent}: the request's, when it is traced (else null).
+   */
+  public record Checkout(String idempotencyKey, String paymentToken, List<String> expectedSeats, String traceparent,
+                         ActorRef<Reply> replyTo) implements Command {
+    /** Any seats held, not traced. */
     public Checkout(String idempotencyKey, String paymentToken, ActorRef<Reply> replyTo) {
-      this(idempotencyKey, paymentToken, null, replyTo);
+      this(idempotencyKey, paymentToken, null, null, replyTo);
     }
   }
 
@@ -93,8 +97,8 @@ public final class Cart extends EventSourcedBehaviorWithEnforcedReplies<Cart.Com
   public record GetOrder(String orderId, ActorRef<Reply> replyTo) implements Command {}
 
   /** Internal: the inventory's answer to the look-up of holds for a checkout. */
-  record HoldsForCheckout(String key, String paymentToken, InventoryAnswer holds, ActorRef<Reply> replyTo)
-      implements Command {}
+  record HoldsForCheckout(String key, String paymentToken, List<String> expectedSeats, InventoryAnswer holds,
+                          ActorRef<Reply> replyTo) implements Command {}
 
   /** Internal: the processor's answer to an order's authorization. */
   record AuthorizeAnswered(String orderId, PaymentAnswer answer) implements Command {}
@@ -258,12 +262,13 @@ public final class Cart extends EventSourcedBehaviorWithEnforcedReplies<Cart.Com
         .onCommand(GetOrder.class, (state, g) -> Effect().reply(g.replyTo(), reply(saga.order(state.checkouts(), g.orderId()))))
         .onCommand(Checkout.class, (state, c) -> {
           traces.asked(c.idempotencyKey(), c.traceparent());
-          Decision decision = saga.checkout(state.checkouts(), c.idempotencyKey(), c.paymentToken());
+          Decision decision = saga.checkout(state.checkouts(), c.idempotencyKey(), c.paymentToken(), c.expectedSeats());
           traces.decided(c.idempotencyKey(), decision);
           return follow(decision, c.replyTo());
         })
         .onCommand(HoldsForCheckout.class, (state, h) -> {
-          Decision decision = saga.holdsFound(state.checkouts(), h.key(), h.paymentToken(), h.holds(), settings.clock().millis());
+          Decision decision = saga.holdsFound(state.checkouts(), h.key(), h.paymentToken(), h.expectedSeats(), h.holds(),
+              settings.clock().millis());
           traces.decided(h.key(), decision);
           return follow(decision, h.replyTo());
         })
@@ -401,7 +406,7 @@ public final class Cart extends EventSourcedBehaviorWithEnforcedReplies<Cart.Com
     public void lookUpHolds(Action.LookUpHolds a) {
       context.ask(EventInventory.Reply.class, settings.inventories().apply(eventId), settings.askTimeout(),
           ref -> new EventInventory.GetHolds(accountId, ref),
-          (reply, error) -> new HoldsForCheckout(a.key(), a.paymentToken(), inventoryAnswer(reply), asker));
+          (reply, error) -> new HoldsForCheckout(a.key(), a.paymentToken(), a.expectedSeats(), inventoryAnswer(reply), asker));
     }
 
     @Override

@@ -34,6 +34,8 @@ public enum Refusal {
   INVALID("invalid"),
   /** Another checkout of this cart, under another key, is under way. */
   CHECKOUT_IN_PROGRESS("checkout_in_progress"),
+  /** The seats held are not the seats the fan expected to pay for (another tab changed the cart); nothing was charged. */
+  CART_CHANGED("cart_changed"),
   /** The card was declined; the seats stay held until their deadline. */
   PAYMENT_DECLINED("payment_declined"),
   /** The event or the processor did not answer; nothing was charged, the fan may try again. */

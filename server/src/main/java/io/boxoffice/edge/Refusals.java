@@ -14,6 +14,7 @@ public final class Refusals {
       case SEATS_TAKEN -> new ApiError(409, "seats_taken", message, seats);
       case NO_SEATS -> new ApiError(409, "no_seats", message);
       case CHECKOUT_IN_PROGRESS -> new ApiError(409, "checkout_in_progress", message);
+      case CART_CHANGED -> new ApiError(409, "cart_changed", message, seats);
       case EVENT_EXISTS -> new ApiError(409, "event_exists", message);
       // The waiting room's: the manager's request conflicts with the on-sale as it stands.
       case ALREADY_SCHEDULED -> new ApiError(409, "already_scheduled", message);

@@ -319,8 +319,16 @@ class OpenApiContractTest {
     expect(400, call(fan, "DELETE", o + "/cart/holds/" + "x".repeat(101), null));
     expect(400, call(fan, "POST", o + "/cart/checkout", "{\"paymentToken\":\"tok_visa\"}"));  // no Idempotency-Key
     expect(400, call(fan, "POST", o + "/cart/checkout", "{\"paymentToken\":7}", "Idempotency-Key", "k1"));
+    expect(400, call(fan, "POST", o + "/cart/checkout", "{\"paymentToken\":\"tok_visa\",\"expectedSeats\":[]}", "Idempotency-Key", "k1"));
+    expect(400, call(fan, "POST", o + "/cart/checkout", "{\"paymentToken\":\"tok_visa\",\"expectedSeats\":[\"A-1-1\",\"A-1-1\"]}",
+        "Idempotency-Key", "k1"));
+    JsonNode changed = expect(409, call(fan, "POST", o + "/cart/checkout",
+        "{\"paymentToken\":\"tok_visa\",\"expectedSeats\":[\"A-1-1\",\"A-1-2\"]}", "Idempotency-Key", "k-stale")).json();
+    assertEquals("cart_changed", changed.get("error").asText());
+    assertEquals("[\"A-1-1\"]", changed.get("seats").toString(), "the seats held now");
     expect(402, call(fan, "POST", o + "/cart/checkout", "{\"paymentToken\":\"tok_declined\"}", "Idempotency-Key", "k-declined"));
-    JsonNode order = expect(200, call(fan, "POST", o + "/cart/checkout", "{\"paymentToken\":\"tok_visa\"}", "Idempotency-Key", "k-paid")).json();
+    JsonNode order = expect(200, call(fan, "POST", o + "/cart/checkout",
+        "{\"paymentToken\":\"tok_visa\",\"expectedSeats\":[\"A-1-1\"]}", "Idempotency-Key", "k-paid")).json();
     JsonNode again = expect(200, call(fan, "POST", o + "/cart/checkout", "{\"paymentToken\":\"tok_visa\"}", "Idempotency-Key", "k-paid")).json();
     assertEquals(order.get("orderId"), again.get("orderId"));
     String orderId = order.get("orderId").asText();

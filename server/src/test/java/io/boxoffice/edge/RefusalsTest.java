@@ -48,6 +48,7 @@ class RefusalsTest {
     CONTRACT.put(Refusal.HOLD_EXPIRED, "410 hold_expired");
     CONTRACT.put(Refusal.INVALID, "400 bad_request");
     CONTRACT.put(Refusal.CHECKOUT_IN_PROGRESS, "409 checkout_in_progress");
+    CONTRACT.put(Refusal.CART_CHANGED, "409 cart_changed");
     CONTRACT.put(Refusal.PAYMENT_DECLINED, "402 payment_declined");
     CONTRACT.put(Refusal.UNAVAILABLE, "503 unavailable");
     // The waiting room's, as the admin routes answered them before (409, the room's own code).
@@ -70,7 +71,7 @@ class RefusalsTest {
 
   @Test
   void seatRefusalsNameTheSeats() {
-    for (Refusal r : List.of(Refusal.SEATS_TAKEN, Refusal.UNKNOWN_SEATS, Refusal.HOLD_EXPIRED)) {
+    for (Refusal r : List.of(Refusal.SEATS_TAKEN, Refusal.UNKNOWN_SEATS, Refusal.HOLD_EXPIRED, Refusal.CART_CHANGED)) {
       assertEquals(Map.of("seats", List.of("A-1-2")), Refusals.toApiError(r, "why", List.of("A-1-2")).extra(), r.name());
     }
     assertEquals(Map.of(), Refusals.toApiError(Refusal.NO_SEATS, "why", List.of("A-1-2")).extra());
@@ -79,7 +80,7 @@ class RefusalsTest {
   @Test
   void theCodesAreTheStringsRepliesCarriedBeforeTheEnum() {
     assertEquals(List.of("not_found", "event_exists", "not_admitted", "busy", "seats_taken", "unknown_seats", "no_seats",
-            "limit_exceeded", "hold_expired", "invalid", "checkout_in_progress", "payment_declined", "unavailable",
+            "limit_exceeded", "hold_expired", "invalid", "checkout_in_progress", "cart_changed", "payment_declined", "unavailable",
             "already_scheduled", "already_started", "not_on_sale", "not_open", "started", "not_started"),
         List.of(Refusal.values()).stream().map(Refusal::code).toList());
   }

@@ -25,8 +25,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.WebElement;
+import org.openqa.selenium.WindowType;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.interactions.Actions;
+import org.openqa.selenium.support.ui.Select;
 
 /**
  * A fan in a real Chromium against a whole node on PostgreSQL: signs up on the page, waits in the
@@ -282,6 +284,14 @@ class FanPagesBrowserTest {
     keys.sendKeys(Keys.ENTER).perform();
     await().atMost(Duration.ofSeconds(10)).until(() -> d.findElements(By.cssSelector("#cart-list li")).size() == 5);
     assertTrue(picked.matches("Picked: \\S+, \\S+ .*"), "two seats picked by keyboard: " + picked);
+
+    // Pay with the keyboard: Tab on to Buy, Enter; the tickets follow.
+    for (int i = 0; i < 30 && !"buy".equals(d.switchTo().activeElement().getAttribute("id")); i++) {
+      keys.sendKeys(Keys.TAB).perform();
+    }
+    assertEquals("buy", d.switchTo().activeElement().getAttribute("id"), "Tab reaches Buy");
+    keys.sendKeys(Keys.ENTER).perform();
+    await().atMost(Duration.ofSeconds(20)).until(() -> ticketsShown(d) == 5);
   }
 
   @Test
@@ -327,17 +337,52 @@ class FanPagesBrowserTest {
     signUpOnPage(d);
     awaitVisible(d, "shop", Duration.ofSeconds(15));
     byId(d, "best-button").click();
-    await().atMost(Duration.ofSeconds(10)).until(() -> d.findElements(By.cssSelector("#cart-list li")).size() == 2);
-    // Another tab of the same fan adds a seat; this page still shows two.
-    HttpFan other = fanOf(d);
-    HttpFan.Reply more = setUp(() -> other.send("POST", "/api/events/" + e + "/cart/holds", "{\"best\":{\"quantity\":1}}"));
-    assertEquals(200, more.status(), more.body());
+    await().atMost(Duration.ofSeconds(10)).until(() -> cartShown(d).size() == 2);
+    List<String> stale = cartShown(d);
+    String first = d.getWindowHandle();
+
+    // A second tab of the same fan (same cookies, its own sessionStorage) changes the hold: it gives
+    // one seat up and holds another. The first tab is not told and still shows its two seats.
+    d.switchTo().newWindow(WindowType.TAB);
+    String second = d.getWindowHandle();
+    d.get(base + "/events/" + e);
+    awaitVisible(d, "shop", Duration.ofSeconds(15));
+    await().atMost(Duration.ofSeconds(10)).until(() -> cartShown(d).size() == 2);
+    d.findElement(By.cssSelector("#cart-list li[data-seat='" + stale.get(0) + "'] button")).click();
+    await().atMost(Duration.ofSeconds(10)).until(() -> cartShown(d).size() == 1);
+    new Select(byId(d, "quantity")).selectByValue("1");
+    byId(d, "best-button").click();
+    await().atMost(Duration.ofSeconds(10)).until(() -> cartShown(d).size() == 2);
+    List<String> fresh = cartShown(d);
+    assertFalse(fresh.contains(stale.get(0)), fresh + " after giving up " + stale.get(0));
+
+    d.switchTo().window(first);
+    assertEquals(stale, cartShown(d), "the first tab still shows what it showed");
     int chargesBefore = payments.ledger().size();
     byId(d, "buy").click();
+    // The server compares the seats this page shows with the seats held: 409 cart_changed, no charge.
     awaitText(d, "checkout-status", "Your cart changed", Duration.ofSeconds(10));
     assertEquals(chargesBefore, payments.ledger().size(), "nothing charged");
-    assertEquals(3, d.findElements(By.cssSelector("#cart-list li")).size(), "the page now shows what is in the cart");
+    await().atMost(Duration.ofSeconds(10)).until(() -> cartShown(d).equals(fresh));
     assertEquals(0, ticketsShown(d));
+    assertTrue(byId(d, "buy").isEnabled(), "Buy can be pressed again");
+    d.executeScript("document.getElementById('cart').scrollIntoView()");
+    Chromium.screenshot(d, "fan-19-stale-tab-cart-changed-desktop");
+
+    // Now the page shows what is held: Buy pays for exactly those seats.
+    byId(d, "buy").click();
+    await().atMost(Duration.ofSeconds(20)).until(() -> ticketsShown(d) == 2);
+    assertEquals(chargesBefore + 1, payments.ledger().size(), "one charge, for the fresh cart");
+    List<String> ticketSeats = new java.util.ArrayList<>();
+    fanOf(d).send("GET", "/api/me/tickets", null).json().get("tickets").forEach(t -> ticketSeats.add(t.get("seatId").asText()));
+    assertEquals(new java.util.TreeSet<>(fresh), new java.util.TreeSet<>(ticketSeats), "tickets for the seats the page showed");
+    d.switchTo().window(second).close();
+    d.switchTo().window(first);
+  }
+
+  /** The seat ids the cart on the page lists, in its order. */
+  static List<String> cartShown(ChromeDriver d) {
+    return d.findElements(By.cssSelector("#cart-list li")).stream().map(li -> li.getAttribute("data-seat")).toList();
   }
 
   @Test
@@ -406,6 +451,7 @@ class FanPagesBrowserTest {
     awaitVisible(d, "join-form", Duration.ofSeconds(10));
     byId(d, "join-button").click();
     awaitText(d, "state-text", "You are in line", Duration.ofSeconds(15));
+    assertFalse(byId(d, "lottery-text").isDisplayed(), "no lottery promise once the fan has a place");
     // People, not places: the line's front is admittedUpTo, and this fan's own place is not ahead of it.
     HttpFan me = fanOf(d).withQueueCookie(e, d.manage().getCookieNamed("bo_q_" + e).getValue());
     await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(300)).ignoreExceptions().until(() -> {
@@ -416,6 +462,12 @@ class FanPagesBrowserTest {
       return byId(d, "ahead").getText().equals(expected) && people >= 1;
     });
     assertTrue(byId(d, "seats-left").getText().contains("seats left"), byId(d, "seats-left").getText());
+    // The estimate counts the shopper cap: one shopper at a time, each for up to a hold's time, moves
+    // the line slower than the admission rate of one a minute says.
+    JsonNode summary = new HttpFan(node.httpPort()).send("GET", "/api/events/" + e + "/summary", null).json();
+    long minutesEach = Math.round(summary.get("holdSeconds").asDouble() / 60);
+    assertTrue(minutesEach > 1, "a hold longer than a minute: " + summary);
+    awaitText(d, "wait", "the line moves about one person every " + minutesEach + " minutes", Duration.ofSeconds(5));
     Chromium.screenshot(d, "fan-14-waiting-390");
     assertFits(d);
     byId(d, "leave").click();

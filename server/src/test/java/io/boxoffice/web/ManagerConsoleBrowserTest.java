@@ -126,6 +126,9 @@ class ManagerConsoleBrowserTest {
     await().atMost(WAIT).until(() -> !phone.findElements(By.cssSelector("button[aria-label='Manage Console <b>Night</b>']")).isEmpty());
     phone.findElement(By.cssSelector("button[aria-label='Manage Console <b>Night</b>']")).click();
     awaitText(phone, "f-sold", "6");
+    // The schedule form shows the on-sale as it stands (the cap set above, the start scheduled), ready to edit.
+    await().atMost(WAIT).until(() -> "25".equals(phone.findElement(By.id("o-cap")).getAttribute("value")));
+    assertEquals(now, phone.findElement(By.id("o-start")).getAttribute("value"));
     long width = (Long) phone.executeScript("return document.documentElement.scrollWidth;");
     assertTrue(width <= 390, "the console fits 390 px: " + width);
     Chromium.screenshot(phone, "console-phone-live");

@@ -36,8 +36,15 @@ public sealed interface Action {
     void resetBackoff(ResetBackoff a);
   }
 
-  /** Ask the inventory for the fan's live holds; the answer goes to {@link CheckoutSaga#holdsFound}. */
-  record LookUpHolds(String key, String paymentToken) implements Action {
+  /**
+   * Ask the inventory for the fan's live holds; the answer goes to {@link CheckoutSaga#holdsFound}
+   * with {@code expectedSeats} (null: whatever is held).
+   */
+  record LookUpHolds(String key, String paymentToken, List<String> expectedSeats) implements Action {
+    public LookUpHolds(String key, String paymentToken) {
+      this(key, paymentToken, null);
+    }
+
     public void accept(Visitor visitor) {
       visitor.lookUpHolds(this);
     }

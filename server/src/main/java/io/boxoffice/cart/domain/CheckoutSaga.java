@@ -63,6 +63,15 @@ public final class CheckoutSaga {
    * checkout runs is refused; otherwise the holds are looked up.
    */
   public Decision checkout(Checkouts checkouts, String key, String paymentToken) {
+    return checkout(checkouts, key, paymentToken, null);
+  }
+
+  /**
+   * As {@link #checkout(Checkouts, String, String)}, for a fan who pays only for {@code expectedSeats}
+   * (the seats the page shows; null: whatever is held). A key seen before still gets its order's
+   * answer whatever seats it names: the key, not the seats, says which attempt this is.
+   */
+  public Decision checkout(Checkouts checkouts, String key, String paymentToken, List<String> expectedSeats) {
     Order existing = checkouts.byKey(key);
     if (existing != null) {
       if (!existing.running()) return Decision.reply(answer(existing));
@@ -75,18 +84,34 @@ public final class CheckoutSaga {
     if (checkouts.running() != null) {
       return Decision.reply(Refused.of(Refusal.CHECKOUT_IN_PROGRESS, "another checkout of this cart is under way"));
     }
-    return Decision.act(List.of(new LookUpHolds(key, paymentToken)));
+    return Decision.act(List.of(new LookUpHolds(key, paymentToken, expectedSeats)));
   }
 
   /** The inventory answered the look-up of holds for a checkout asked for at {@code now} (epoch ms). */
   public Decision holdsFound(Checkouts checkouts, String key, String paymentToken, InventoryAnswer holds, long now) {
+    return holdsFound(checkouts, key, paymentToken, null, holds, now);
+  }
+
+  /**
+   * As {@link #holdsFound(Checkouts, String, String, InventoryAnswer, long)}; when the seats held
+   * are not exactly {@code expectedSeats} (not null) nothing starts and the fan is told
+   * {@code cart_changed} with the seats that are held, so that a stale page never pays for
+   * seats it does not show.
+   */
+  public Decision holdsFound(Checkouts checkouts, String key, String paymentToken, List<String> expectedSeats,
+                             InventoryAnswer holds, long now) {
     if (checkouts.byKey(key) != null || checkouts.running() != null) {
       // Two checkouts raced through the look-up of holds: the first one won.
-      return checkout(checkouts, key, paymentToken);
+      return checkout(checkouts, key, paymentToken, expectedSeats);
     }
     if (holds instanceof InventoryAnswer.Holds h) {
       if (h.seats().isEmpty()) {
         return Decision.reply(Refused.of(Refusal.HOLD_EXPIRED, "nothing is held in this cart; holds end at their deadline"));
+      }
+      List<String> held = h.seats().stream().map(PricedSeat::seatId).toList();
+      if (expectedSeats != null && !Set.copyOf(expectedSeats).equals(Set.copyOf(held))) {
+        return Decision.reply(new Refused(Refusal.CART_CHANGED,
+            "the seats held are not the seats expected (the cart changed elsewhere); nothing was charged", held));
       }
       String orderId = eventId + "." + accountId + "." + (checkouts.orders().size() + 1);
       long amount = h.seats().stream().mapToLong(PricedSeat::priceCents).sum();

@@ -48,7 +48,11 @@ public final class ShopRoutes extends AllDirectives {
 
   public record BestRequest(Integer quantity, Integer maxPriceCents, String zone) {}
 
-  public record CheckoutRequest(String paymentToken) {}
+  /**
+   * {@code {"paymentToken","expectedSeats"?}}: with {@code expectedSeats} the checkout pays only
+   * if exactly those seats are held (409 {@code cart_changed} otherwise, nothing charged).
+   */
+  public record CheckoutRequest(String paymentToken, List<String> expectedSeats) {}
 
   private final Api api;
   private final BulkheadDirectives bulkheads;
@@ -252,9 +256,21 @@ public final class ShopRoutes extends AllDirectives {
         if (r.paymentToken() == null || r.paymentToken().isBlank() || r.paymentToken().length() > 200) {
           throw ApiError.badRequest("paymentToken is required");
         }
+        List<String> expected = r.expectedSeats();
+        if (expected != null) {
+          if (expected.isEmpty() || expected.size() > EventDefinition.MAX_SEATS_PER_ACCOUNT) {
+            throw ApiError.badRequest("expectedSeats must name 1-" + EventDefinition.MAX_SEATS_PER_ACCOUNT + " seats");
+          }
+          if (expected.stream().anyMatch(s -> s == null || s.isEmpty() || s.length() > 100)) {
+            throw ApiError.badRequest("seat ids must be non-empty strings");
+          }
+          if (new HashSet<>(expected).size() != expected.size()) throw ApiError.badRequest("a seat is named twice");
+          expected = List.copyOf(expected);
+        }
+        List<String> expectedSeats = expected;
         RecipientRef<Cart.Command> cart = carts.apply(Cart.entityId(eventId, account));
         long deadline = System.nanoTime() + retryDeadline.toNanos();
-        return api.respond(checkoutUntil(cart, key.get(), r.paymentToken(), traceparent, deadline).thenApply(reply -> {
+        return api.respond(checkoutUntil(cart, key.get(), r.paymentToken(), expectedSeats, traceparent, deadline).thenApply(reply -> {
           if (reply instanceof Cart.Rejected rejected) {
             return api.error(Refusals.toApiError(rejected.code(), rejected.message(), rejected.seatIds()));
           }
@@ -271,9 +287,10 @@ public final class ShopRoutes extends AllDirectives {
    * ask reaches it on its new node, where the checkout, found by its key, goes on.
    */
   private CompletionStage<Cart.Reply> checkoutUntil(RecipientRef<Cart.Command> cart, String key, String paymentToken,
-                                                   String traceparent, long deadline) {
+                                                   List<String> expectedSeats, String traceparent, long deadline) {
     return askAgain.until(api.askTimeout(),
-        timeout -> AskPattern.<Cart.Command, Cart.Reply>ask(cart, ref -> new Cart.Checkout(key, paymentToken, traceparent, ref), timeout, scheduler),
+        timeout -> AskPattern.<Cart.Command, Cart.Reply>ask(cart,
+            ref -> new Cart.Checkout(key, paymentToken, expectedSeats, traceparent, ref), timeout, scheduler),
         reply -> reply instanceof Cart.Rejected rejected && rejected.code() == Refusal.UNAVAILABLE, deadline);
   }
 

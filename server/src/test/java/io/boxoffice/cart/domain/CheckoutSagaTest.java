@@ -128,6 +128,35 @@ class CheckoutSagaTest {
   }
 
   @Test
+  void expectedSeatsTravelWithTheLookUpOfHolds() {
+    assertEquals(act(new LookUpHolds("k", "tok_visa", List.of("F1-A-1"))),
+        saga.checkout(Checkouts.NONE, "k", "tok_visa", List.of("F1-A-1")));
+  }
+
+  @Test
+  void heldSeatsThatAreNotTheExpectedOnesStartNothingAndNameTheSeatsHeld() {
+    InventoryAnswer holds = new InventoryAnswer.Holds(SEATS);
+    Refused changed = new Refused(Refusal.CART_CHANGED,
+        "the seats held are not the seats expected (the cart changed elsewhere); nothing was charged", List.of("F1-A-1", "F1-A-2"));
+    // A stale page shows one seat where two are held, or another seat, or one more than is held.
+    for (List<String> shown : List.of(List.of("F1-A-1"), List.of("F1-A-1", "F1-A-9"), List.of("F1-A-1", "F1-A-2", "F1-A-3"))) {
+      assertEquals(reply(changed), saga.holdsFound(Checkouts.NONE, "k", "tok_visa", shown, holds, NOW), shown.toString());
+    }
+  }
+
+  @Test
+  void heldSeatsThatAreTheExpectedOnesInAnyOrderStartTheCheckout() {
+    Decision d = saga.holdsFound(Checkouts.NONE, "k", "tok_visa", List.of("F1-A-2", "F1-A-1"), new InventoryAnswer.Holds(SEATS), NOW);
+    assertEquals(store(started("k", ID), new WaitForAnswer(ID), authorizeFirst()), d);
+  }
+
+  @Test
+  void aKeyAlreadyAnsweredGetsItsAnswerWhateverSeatsItExpects() {
+    assertEquals(reply(PAID), saga.checkout(SOLD, "k", "tok_visa", List.of("F1-A-9")));
+    assertEquals(reply(PAID), saga.holdsFound(SOLD, "k", "tok_visa", List.of("F1-A-9"), new InventoryAnswer.Holds(List.of()), NOW));
+  }
+
+  @Test
   void anInventoryRefusalOfTheLookUpIsPassedOnWithItsOwnCode() {
     InventoryAnswer busy = new InventoryAnswer.Refused(Refusal.BUSY, "the event is busy, try again", List.of("F1-A-1"));
     assertEquals(reply(new Refused(Refusal.BUSY, "the event is busy, try again", List.of("F1-A-1"))),
