@@ -123,8 +123,10 @@ class ManagerConsoleBrowserTest {
     // A phone: the same console, one column, nothing wider than the screen.
     ChromeDriver phone = browser.phone();
     signIn(phone);
-    await().atMost(WAIT).until(() -> !phone.findElements(By.cssSelector("button[aria-label='Manage Console <b>Night</b>']")).isEmpty());
-    phone.findElement(By.cssSelector("button[aria-label='Manage Console <b>Night</b>']")).click();
+    // This event's row (the database may hold other runs' events of the same name).
+    By manage = By.cssSelector("#events tr[data-event-id='" + eventId + "'] button[aria-label='Manage Console <b>Night</b>']");
+    await().atMost(WAIT).until(() -> !phone.findElements(manage).isEmpty());
+    phone.findElement(manage).click();
     awaitText(phone, "f-sold", "6");
     // The schedule form shows the on-sale as it stands (the cap set above, the start scheduled), ready to edit.
     await().atMost(WAIT).until(() -> "25".equals(phone.findElement(By.id("o-cap")).getAttribute("value")));
