@@ -206,6 +206,9 @@ public final class Node {
         DeadMemberProbe.start(system, probe.getDuration("interval"), probe.getDuration("connect-timeout"), probe.getInt("refusals"),
             config.getString("pekko.cluster.split-brain-resolver.keep-majority.role"));
       }
+      if (bo.getBoolean("quorum-guard.enabled")) {
+        QuorumGuard.start(system, config.getString("pekko.cluster.split-brain-resolver.keep-majority.role"));
+      }
       Listeners.Bound bound = Listeners.bind(system, config, settings, tls, handler);
       metrics.bindPools();
       HttpReadiness.ready(system.classicSystem());
