@@ -124,12 +124,23 @@ public final class Storefront {
    */
   public CompletableFuture<Reply> send(String call, int node, String method, String path, String body, Duration timeout,
                                        Map<String, String> headers) {
+    return send(call, node, method, path, body, timeout, headers, true);
+  }
+
+  /**
+   * As {@link #send(String, int, String, String, String, Duration, Map)}; without {@code keepOkBody}
+   * the body of a 200 is read and dropped (the reply's body is empty), as for a large answer whose
+   * content the caller does not look at: a 70,000-seat map is megabytes, and hundreds read at once
+   * would otherwise be held in memory together. The body of any other answer is kept (its error code).
+   */
+  public CompletableFuture<Reply> send(String call, int node, String method, String path, String body, Duration timeout,
+                                       Map<String, String> headers, boolean keepOkBody) {
     HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(bases.get(node) + path))
         .timeout(timeout)
         .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
     if (body != null) b.header("Content-Type", "application/json");
     headers.forEach(b::header);
-    return client.sendAsync(b.build(), BODY)
+    return client.sendAsync(b.build(), keepOkBody ? BODY : UNLESS_OK)
         .handle((r, error) -> {
           Reply reply = error == null ? new Reply(r.statusCode(), r.body(), r.headers(), node) : failed(error, node);
           answers.increment(call, reply.status());
@@ -141,6 +152,10 @@ public final class Storefront {
   private static final HttpResponse.BodyHandler<String> BODY = info -> HttpResponse.BodySubscribers.ofString(
       info.headers().firstValue("Content-Type").filter(t -> t.startsWith("application/octet-stream")).isPresent()
           ? StandardCharsets.ISO_8859_1 : StandardCharsets.UTF_8);
+
+  /** A 200's body read and dropped; any other answer's kept as {@link #BODY} keeps it. */
+  private static final HttpResponse.BodyHandler<String> UNLESS_OK = info -> info.statusCode() == 200
+      ? HttpResponse.BodySubscribers.replacing("") : BODY.apply(info);
 
   private static Reply failed(Throwable error, int node) {
     Throwable e = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;

@@ -44,6 +44,11 @@ final class Sale {
     this.startsAt = lobbyOpensAt + scenario.onsale().lobby().toMillis();
   }
 
+  /** Whether the hot rows are still to be learnt from a seat map read whole (a scenario with hot seats, before the first read). */
+  boolean needsHotRows() {
+    return hotRows == null && scenario.hotSeats().share() > 0;
+  }
+
   /** Keeps the hot rows from a seat map answer, the first time one is read (the map is the same for everyone). */
   void learnHotRows(Storefront.Reply seatMap) {
     if (hotRows != null || scenario.hotSeats().share() == 0) return;

@@ -18,7 +18,26 @@ import java.util.List;
  */
 record Scenario(String name, String description, long seed, NodeSpec node, EventSpec event, OnSaleSpec onsale,
                 HumanSpec humans, List<BotGroup> bots, MeasureSpec measure, GateSpec gate, RunSpec run, HotSeatSpec hotSeats,
-                FaultSpec fault, CalibrationSpec calibration) {
+                FaultSpec fault, CalibrationSpec calibration, StaggerSpec staggered) {
+
+  /** The scenario as before staggered sales: one event. */
+  Scenario(String name, String description, long seed, NodeSpec node, EventSpec event, OnSaleSpec onsale,
+           HumanSpec humans, List<BotGroup> bots, MeasureSpec measure, GateSpec gate, RunSpec run, HotSeatSpec hotSeats,
+           FaultSpec fault, CalibrationSpec calibration) {
+    this(name, description, seed, node, event, onsale, humans, bots, measure, gate, run, hotSeats, fault, calibration,
+        new StaggerSpec(1, Duration.ZERO));
+  }
+
+  /**
+   * Staggered sales (the seed, 9.3): {@code events} events of this scenario's shape on the same
+   * node or cluster, each with a crowd of its own (the seed plus its index), the lobby of each
+   * opening {@code spacing} after the one before (0: all at once). One event: an ordinary run.
+   */
+  record StaggerSpec(int events, Duration spacing) {
+    boolean any() {
+      return events > 1;
+    }
+  }
 
   record NodeSpec(String heap, List<String> javaOptions) {}
 
@@ -136,7 +155,8 @@ record Scenario(String name, String description, long seed, NodeSpec node, Event
         new HotSeatSpec(h.getDouble("hot-seats.share"), h.getString("hot-seats.zone"), h.getInt("hot-seats.rows"),
             h.getInt("hot-seats.attempts")),
         faultSpec(c.getConfig("fault")),
-        new CalibrationSpec(c.getDuration("calibration.p99-target"), c.getDouble("calibration.demand")));
+        new CalibrationSpec(c.getDuration("calibration.p99-target"), c.getDouble("calibration.demand")),
+        new StaggerSpec(c.getInt("staggered.events"), c.getDuration("staggered.spacing")));
     s.check();
     return s;
   }
@@ -170,6 +190,15 @@ record Scenario(String name, String description, long seed, NodeSpec node, Event
       throw new IllegalArgumentException("onsale: registrants 0-1, invitations >= 0, pow-bits 0-24");
     }
     if (calibration.demand() < 1) throw new IllegalArgumentException("calibration.demand: 1 (the crowd that came) or more");
+    if (staggered.events() < 1 || staggered.events() > 10 || staggered.spacing().isNegative()) {
+      throw new IllegalArgumentException("staggered: events 1-10, spacing >= 0");
+    }
+    if (staggered.any() && staggered.spacing().toMillis() % measure.bucket().toMillis() != 0) {
+      throw new IllegalArgumentException("staggered.spacing: a whole number of measure.bucket (the events' buckets line up)");
+    }
+    if (staggered.any() && (fault.any() || onsale.presale())) {
+      throw new IllegalArgumentException("staggered: without a fault or a presale (each is rehearsed on one event)");
+    }
     for (BotGroup g : bots) {
       if (g.operators() < 0 || g.tabs() < 1 || g.accounts() < 1 || g.quantity() < 1) {
         throw new IllegalArgumentException("bots: operators >= 0, tabs, accounts and quantity >= 1");
@@ -178,13 +207,20 @@ record Scenario(String name, String description, long seed, NodeSpec node, Event
   }
 
   Scenario withFault(FaultSpec f) {
-    return new Scenario(name, description, seed, node, event, onsale, humans, bots, measure, gate, run, hotSeats, f, calibration);
+    return new Scenario(name, description, seed, node, event, onsale, humans, bots, measure, gate, run, hotSeats, f, calibration,
+        staggered);
   }
 
   Scenario withDemand(double demand) {
     if (demand < 1) throw new IllegalArgumentException("--demand: 1x (the crowd that came) or more");
     return new Scenario(name, description, seed, node, event, onsale, humans, bots, measure, gate, run, hotSeats, fault,
-        new CalibrationSpec(calibration.p99Target(), demand));
+        new CalibrationSpec(calibration.p99Target(), demand), staggered);
+  }
+
+  /** Event {@code index} of a staggered run: this scenario with its own seed (its own crowd), as one event. */
+  Scenario event(int index) {
+    return new Scenario(name, description, seed + index, node, event, onsale, humans, bots, measure, gate, run, hotSeats, fault,
+        calibration, new StaggerSpec(1, Duration.ZERO));
   }
 
   int botOperators() {

@@ -15,11 +15,22 @@ import java.util.concurrent.CompletableFuture;
 final class Shop {
   private Shop() {}
 
-  /** Reads the seat map and the availability snapshot, as the page does when it opens. */
+  /**
+   * Reads the seat map and the availability snapshot, as the page does when it opens: the map in
+   * its compact form, gzipped (what fan.js asks for and a browser accepts), its body dropped
+   * unread. Only while the hot rows are still to be learnt is the map read whole, in its plain
+   * JSON form: a 70,000-seat map is 8 MB so, and the 512 reads a stadium's first shoppers have in
+   * flight at once held gigabytes in the simulator (it died of OutOfMemoryError in a 1 GB heap).
+   */
   static CompletableFuture<Void> look(Sale sale, Tab tab) {
-    return sale.traffic.retrying("seatmap", tab, "GET", sale.path("/seatmap"), null, Map.of(), 3)
+    boolean learn = sale.needsHotRows();
+    CompletableFuture<Storefront.Reply> map = learn
+        ? sale.traffic.retrying("seatmap", tab, "GET", sale.path("/seatmap"), null, Map.of(), 3)
+        : sale.traffic.retrying("seatmap", tab, "GET", sale.path("/seatmap?format=compact"), null, Map.of("Accept-Encoding", "gzip"), 3,
+            false);
+    return map
         .thenCompose(r -> {
-          if (r.status() == 200) sale.learnHotRows(r);
+          if (r.status() == 200 && learn) sale.learnHotRows(r);
           return sale.traffic.retrying("availability", tab, "GET", sale.path("/availability"), null, Map.of(), 3);
         })
         .thenApply(r -> null);

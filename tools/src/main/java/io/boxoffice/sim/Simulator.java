@@ -107,7 +107,7 @@ public final class Simulator {
                            [--fault KIND[@AT]] [--demand Nx]
 
           SCENARIO   a name under sim/scenarios/ (smoke, seed-section-8, spike, hot-seats, presale,
-                     sybil, proof-of-work, stadium) or a .conf file
+                     sybil, proof-of-work, stadium, staggered, staggered-at-once) or a .conf file
           --seed N   the crowd's seed (default: the scenario's); the same seed makes the same crowd
           --humans N that many humans instead of the scenario's count
           --target URL --admin-token T
@@ -129,6 +129,9 @@ public final class Simulator {
         node only). Writes report.html (plots), report.json (every figure), summary.txt and
         node.log; prints a progress line while it runs and the summary at the end. Exit status:
         0 the gate held, 1 it did not, 2 the run could not be carried out.
+        A scenario with staggered { events, spacing } runs that many events starting spacing
+        apart, writes each event's report under e1/, e2/... and staggered.html/.json/.txt.
+        The simulator's JVM has -Xmx1g; SIM_JAVA_OPTS=-Xmx3g (say) gives it more.
 
         Bot strategies (a scenario's bots = [{operators, strategies, tabs, accounts, ...}]):
           many-tabs          many tabs (sessions) per account, each joining
@@ -192,7 +195,7 @@ public final class Simulator {
         h.tailWindow(), h.poll(), h.minQuantity(), h.maxQuantity(), h.minThink(), h.maxThink(), h.decline(), h.slow(),
         h.minSlowThink(), h.maxSlowThink(), h.abandon());
     return new Scenario(s.name(), s.description(), seed == null ? s.seed() : seed, s.node(), s.event(), s.onsale(), nh, s.bots(),
-        s.measure(), s.gate(), s.run(), s.hotSeats(), s.fault(), s.calibration());
+        s.measure(), s.gate(), s.run(), s.hotSeats(), s.fault(), s.calibration(), s.staggered());
   }
 
   // ---- one run ----------------------------------------------------------------------------
@@ -224,6 +227,7 @@ public final class Simulator {
   }
 
   private Result simulate() throws Exception {
+    if (scenario.staggered().any()) return simulateStaggered();
     long began = System.currentTimeMillis();
     HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5))
         .executor(httpThreads).build();
@@ -283,6 +287,172 @@ public final class Simulator {
     System.out.print(report.summary());
     httpThreads.shutdownNow();
     return result;
+  }
+
+  // ---- staggered sales (the seed, 9.3) ------------------------------------------------------
+
+  /** One event of a staggered run: its own scenario (seed), crowd, sale, traffic and looks. */
+  private static final class Staged {
+    final String label;
+    final String eventId;
+    final Scenario scenario;
+    final Crowd crowd;
+    final Timeline timeline = new Timeline();
+    Sale sale;
+    long soldOutAt = -1;
+    JsonNode finalStats;
+
+    Staged(String label, String eventId, Scenario scenario, Crowd crowd) {
+      this.label = label;
+      this.eventId = eventId;
+      this.scenario = scenario;
+      this.crowd = crowd;
+    }
+  }
+
+  /**
+   * Staggered sales: {@code staggered.events} events of the scenario's shape on the node, each
+   * with its own crowd, the lobby of each opening {@code staggered.spacing} after the one before.
+   * The crowds sign up together; then every sale runs as a single run's does, each through its
+   * own {@link Traffic} (so each event's latency is its own), watched together until every one
+   * sold out (and a while after) or the longest run after the last start. Each event gets its own
+   * report under {@code e1/}, {@code e2/}...; {@link StaggerReport} says how each disturbed the
+   * others and what spacing keeps every one within its p99 target.
+   */
+  private Result simulateStaggered() throws Exception {
+    long began = System.currentTimeMillis();
+    HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5))
+        .executor(httpThreads).build();
+    Storefront store = new Storefront(List.of(base), client);
+    Admin admin = new Admin(new Storefront(List.of(base), HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build()),
+        adminToken);
+    Scenario.EventSpec e = scenario.event();
+    int n = scenario.staggered().events();
+    long spacing = scenario.staggered().spacing().toMillis();
+    List<Staged> events = new ArrayList<>();
+    Crowd everyone = new Crowd();
+    for (int i = 0; i < n; i++) {
+      String label = "e" + (i + 1);
+      String id = eventId + "-" + label;
+      Scenario own = scenario.event(i);
+      admin.createVenueAndEvent(new Admin.EventSpec(id, "v-" + id, "Simulated " + scenario.name() + " " + label, e.seats(),
+          e.holdSeconds(), e.holdJitterSeconds(), e.maxSeatsPerAccount()));
+      Crowd crowd = Crowd.of(own, runTag + label);
+      events.add(new Staged(label, id, own, crowd));
+      everyone.accounts.addAll(crowd.accounts);
+      everyone.humans.addAll(crowd.humans);
+    }
+    say(String.format(Locale.ROOT, "%d events of %,d seats, starting %s apart; %,d accounts, %,d tabs sign up and in (before the sales,"
+        + " not timed against them)", n, e.seats(), seconds(spacing), everyone.accounts.size(), everyone.tabs()));
+    Traffic prepare = new Traffic(store, eventId, scenario.run().prepareInFlight(), scenario.run().callTimeout(), scenario.measure().bucket(),
+        scheduler);
+    long prepared = signUpAndIn(everyone, prepare);
+    say("crowds signed in after " + seconds(System.currentTimeMillis() - began) + " (" + prepared + " tabs without a session)");
+    warmUp(events.get(0).crowd, admin, prepare);
+    warmConnections(everyone, store);
+
+    Scenario.OnSaleSpec os = scenario.onsale();
+    long firstLobby = System.currentTimeMillis() + os.lobbyOpensIn().toMillis();
+    for (int i = 0; i < n; i++) {
+      Staged s = events.get(i);
+      long lobbyOpensAt = firstLobby + i * spacing;
+      long startsAt = lobbyOpensAt + os.lobby().toMillis();
+      admin.scheduleOnSale(s.eventId, new Admin.OnSale(Instant.ofEpochMilli(lobbyOpensAt), Instant.ofEpochMilli(startsAt),
+          os.admissionPerMinute(), os.maxActiveShoppers(), false, os.powBits()));
+      Traffic traffic = new Traffic(store, s.eventId, scenario.run().inFlight(), scenario.run().callTimeout(), scenario.measure().bucket(),
+          scheduler);
+      traffic.origin(startsAt);
+      s.sale = new Sale(s.scenario, s.eventId, traffic, lobbyOpensAt);
+      if (os.powBits() > 0) s.sale.puzzles = new Puzzles(2);
+      schedule(s.crowd, s.sale);
+      say(s.label + " " + s.eventId + ": lobby opens at " + Instant.ofEpochMilli(lobbyOpensAt) + ", the sale starts at "
+          + Instant.ofEpochMilli(startsAt));
+    }
+    watchAll(events, admin);
+    for (Staged s : events) s.sale.end();
+    say("the run ends: letting calls in flight finish");
+    long drainUntil = System.currentTimeMillis() + scenario.run().callTimeout().toMillis() + 2000;
+    while (System.currentTimeMillis() < drainUntil && events.stream().anyMatch(s -> s.sale.traffic.inFlight() > 0)) {
+      TimeUnit.MILLISECONDS.sleep(200);
+    }
+    for (Staged s : events) {
+      s.finalStats = admin.stats(s.eventId);
+      if (s.finalStats != null) s.timeline.add(System.currentTimeMillis(), s.finalStats, 0, 0, s.sale.traffic.sent.sum());
+    }
+    scheduler.shutdownNow();
+    for (Staged s : events) if (s.sale.puzzles != null) s.sale.puzzles.close();
+
+    long took = System.currentTimeMillis() - began;
+    List<StaggerReport.Event> reported = new ArrayList<>();
+    List<Gate.Check> checks = new ArrayList<>();
+    Result first = null;
+    for (Staged s : events) {
+      Report report = new Report(s.sale, s.crowd, s.timeline, prepare, s.finalStats, s.soldOutAt, took, null);
+      Path own = Files.createDirectories(dir.resolve(s.label));
+      Result r = report.write(own);
+      if (first == null) first = r;
+      for (Gate.Check c : r.checks()) checks.add(new Gate.Check(s.label + ": " + c.name(), c.value(), c.passed()));
+      reported.add(new StaggerReport.Event(s.label, s.eventId, s.sale.startsAt, s.soldOutAt, s.timeline.allTakenAt(), r.safety(),
+          Gate.passed(r.checks()), s.sale.traffic.latencyByBucket(), s.sale.traffic.answers(), s.sale.observed.outcomes()));
+    }
+    StaggerReport staggered = new StaggerReport(scenario, reported, spacing, took);
+    staggered.write(dir);
+    System.out.print(staggered.summary());
+    httpThreads.shutdownNow();
+    return new Result(List.copyOf(checks), dir, first.fairness(), first.safety());
+  }
+
+  /**
+   * As {@link #watch} for every event of a staggered run: looks at each about once a second
+   * until every one sold out (and {@code run.after-sold-out} after the last), the longest run
+   * after the last start, or nobody is left to act in any; a progress line every 5 s.
+   */
+  private void watchAll(List<Staged> events, Admin admin) throws InterruptedException {
+    Staged last = events.get(events.size() - 1);
+    long end = last.sale.startsAt + scenario.run().maxAfterStart().toMillis();
+    long lastArrival = last.sale.startsAt + scenario.humans().spikeWindow().toMillis() + scenario.humans().tailWindow().toMillis();
+    long lastSay = 0;
+    while (System.currentTimeMillis() < end) {
+      long now = System.currentTimeMillis();
+      long activeAll = 0;
+      StringBuilder progress = new StringBuilder();
+      for (Staged s : events) {
+        JsonNode stats = admin.stats(s.eventId);
+        long waiting = 0;
+        long shopping = 0;
+        for (Account a : s.crowd.accounts) {
+          for (Tab t : a.tabs) {
+            if (t.waiting()) waiting++;
+            if (t.admitted.get() && !t.done.get()) shopping++;
+            if (!t.done.get() && t.identity != null && a.joins) activeAll++;
+          }
+        }
+        if (stats != null) {
+          s.timeline.add(now, stats, waiting, shopping, s.sale.traffic.sent.sum());
+          if (s.soldOutAt < 0 && stats.path("state").asText().equals("sold_out") && now > s.sale.startsAt) {
+            s.soldOutAt = now;
+            say(s.label + " sold out at t=" + seconds(now - s.sale.startsAt) + " after its start");
+          }
+        }
+        Timeline.Sample x = s.timeline.last();
+        progress.append(String.format(Locale.ROOT, " | %s t=%+d s lobby %,d adm %,d sold %,d held %,d 5xx %,d", s.label,
+            (now - s.sale.startsAt) / 1000, x == null ? 0 : x.lobby(), x == null ? 0 : x.admittedUpTo(), x == null ? 0 : x.sold(),
+            x == null ? 0 : x.held(), s.sale.traffic.fiveXx()));
+      }
+      if (events.stream().allMatch(s -> s.soldOutAt >= 0)) {
+        long lastSoldOut = events.stream().mapToLong(s -> s.soldOutAt).max().orElse(now);
+        end = Math.min(end, lastSoldOut + scenario.run().afterSoldOut().toMillis());
+      }
+      if (now > lastArrival && activeAll == 0) {
+        say("nobody is left waiting or shopping");
+        break;
+      }
+      if (now - lastSay >= 5000) {
+        lastSay = now;
+        say(progress.substring(3));
+      }
+      TimeUnit.MILLISECONDS.sleep(Math.max(50, 1000 - (System.currentTimeMillis() - now)));
+    }
   }
 
   /** Every account signs up and every tab signs in; returns how many tabs have no session after all. */

@@ -67,13 +67,19 @@ final class Traffic {
 
   /** Calls now, or as soon as one of the crowd's connections is free. */
   CompletableFuture<Storefront.Reply> call(String phase, Tab tab, String method, String path, String body, Map<String, String> headers) {
+    return call(phase, tab, method, path, body, headers, true);
+  }
+
+  /** As above; without {@code keepOkBody} a 200's body is read and dropped (see {@link Storefront#send}). */
+  CompletableFuture<Storefront.Reply> call(String phase, Tab tab, String method, String path, String body, Map<String, String> headers,
+                                           boolean keepOkBody) {
     CompletableFuture<Storefront.Reply> out = new CompletableFuture<>();
     Runnable send = () -> {
       long started = System.nanoTime();
       String inWindow = window;
       sent.increment();
       int node = tab == null ? 0 : tab.account.id % store.nodes();
-      store.send(phase, node, method, path, body, timeout, headers).whenComplete((r, error) -> {
+      store.send(phase, node, method, path, body, timeout, headers, keepOkBody).whenComplete((r, error) -> {
         release();
         Storefront.Reply reply = r != null ? r : new Storefront.Reply(Storefront.NO_ANSWER, String.valueOf(error), null, node);
         record(phase, reply, (System.nanoTime() - started) / 1000, inWindow);
@@ -101,13 +107,19 @@ final class Traffic {
    */
   CompletableFuture<Storefront.Reply> retrying(String phase, Tab tab, String method, String path, String body,
                                               Map<String, String> extra, int attempts) {
+    return retrying(phase, tab, method, path, body, extra, attempts, true);
+  }
+
+  /** As above; without {@code keepOkBody} a 200's body is read and dropped (see {@link Storefront#send}). */
+  CompletableFuture<Storefront.Reply> retrying(String phase, Tab tab, String method, String path, String body,
+                                              Map<String, String> extra, int attempts, boolean keepOkBody) {
     Map<String, String> headers = tab.headers(eventId);
     headers.putAll(extra);
-    return call(phase, tab, method, path, body, headers).thenCompose(r -> {
+    return call(phase, tab, method, path, body, headers, keepOkBody).thenCompose(r -> {
       boolean again = !r.answered() || r.status() == 429 || r.status() == 503;
       if (!again || attempts <= 1) return CompletableFuture.completedFuture(r);
       long wait = r.answered() ? Math.min(5000, r.retryAfterMillis()) : 500;
-      return after(wait).thenCompose(v -> retrying(phase, tab, method, path, body, extra, attempts - 1));
+      return after(wait).thenCompose(v -> retrying(phase, tab, method, path, body, extra, attempts - 1, keepOkBody));
     });
   }
 

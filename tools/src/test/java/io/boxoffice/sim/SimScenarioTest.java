@@ -14,7 +14,8 @@ class SimScenarioTest {
 
   @Test
   void theShippedScenariosParse() {
-    for (String name : List.of("smoke", "seed-section-8", "spike", "hot-seats", "presale", "sybil", "stadium", "proof-of-work")) {
+    for (String name : List.of("smoke", "seed-section-8", "spike", "hot-seats", "presale", "sybil", "stadium", "proof-of-work",
+        "staggered", "staggered-at-once")) {
       Scenario s = Scenario.load(Path.of("sim/scenarios/" + name + ".conf"));
       assertEquals(name, s.name());
       assertTrue(s.humans().count() > 0 && s.botOperators() > 0, name);
@@ -111,6 +112,24 @@ class SimScenarioTest {
     assertEquals(3000, spike, 150);
     assertEquals(1000, tail, 150);
     assertTrue(c.humans.stream().allMatch(h -> h.plan.arrivalOffsetMillis() >= -30_000 && h.plan.arrivalOffsetMillis() <= 65_000));
+  }
+
+  @Test
+  void staggeredSalesAreSeveralEventsEachWithACrowdOfItsOwn() {
+    Scenario apart = Scenario.load(Path.of("sim/scenarios/staggered.conf"));
+    assertEquals(new Scenario.StaggerSpec(3, java.time.Duration.ofSeconds(30)), apart.staggered());
+    Scenario together = Scenario.load(Path.of("sim/scenarios/staggered-at-once.conf"));
+    assertEquals(new Scenario.StaggerSpec(3, java.time.Duration.ZERO), together.staggered());
+    assertEquals(apart.humans(), together.humans(), "the same events, only the spacing differs");
+    assertTrue(!Scenario.load(Path.of("sim/scenarios/smoke.conf")).staggered().any(), "one event unless a scenario says more");
+    Scenario second = apart.event(1);
+    assertTrue(!second.staggered().any() && second.seed() == apart.seed() + 1);
+    assertTrue(!Crowd.of(apart.event(0), "t").humans.get(0).plan.equals(Crowd.of(second, "t").humans.get(0).plan),
+        "each event's crowd is its own");
+    assertThrows(IllegalArgumentException.class, () -> Scenario.from(ConfigFactory.parseString(
+        "staggered { events = 2, spacing = 7s }, measure.bucket = 5s")), "the events' buckets must line up");
+    assertThrows(IllegalArgumentException.class, () -> Scenario.from(ConfigFactory.parseString(
+        "staggered { events = 2, spacing = 10s }, fault.kind = slow-payments")));
   }
 
   @Test
