@@ -31,6 +31,13 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @EnableKubernetesMockClient(crud = true)
 class KubeChaosTest {
+  /** The mock server logs every request at INFO; held here so that the level sticks (JUL keeps loggers weakly). */
+  static final java.util.logging.Logger MOCK_LOG = java.util.logging.Logger.getLogger("io.fabric8.mockwebserver");
+
+  static {
+    MOCK_LOG.setLevel(java.util.logging.Level.WARNING);
+  }
+
   KubernetesClient client;
   @TempDir
   Path dir;
