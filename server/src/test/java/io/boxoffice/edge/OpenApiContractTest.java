@@ -97,16 +97,6 @@ class OpenApiContractTest {
           "{\"result\":\"string\",\"error\":\"string\",\"message\":\"string\",\"eventId\":\"string\"}",
           "{\"result\":\"string\",\"error\":\"string\",\"message\":\"string\",\"scannedAt\":\"string\",\"eventId\":\"string\",\"seatId\":\"string\"}")));
 
-  /**
-   * Bodies built today as {@code Map.of(...)}: the order of their fields changes from one JVM to
-   * the next, so only their names and kinds are pinned (until response records fix the order).
-   */
-  static final Set<String> ORDER_NOT_FIXED = Set.of(
-      "GET /api/events/{eventId}/queue/challenge 200", "POST /api/events/{eventId}/presale/registrations 201",
-      "POST /api/events/{eventId}/cart/holds 200", "GET /api/events/{eventId}/cart 200",
-      "POST /api/events/{eventId}/cart/checkout 200", "GET /api/orders/{orderId} 200",
-      "POST /gate/scan 200", "POST /gate/scan 400", "POST /gate/scan 409");
-
   /** What {@link #checked} saw of the pinned operations: operation and status to shapes. */
   static final Map<String, Set<String>> shapes = new TreeMap<>();
 
@@ -438,7 +428,7 @@ class OpenApiContractTest {
     assertEquals(Set.of(), served, "methods served but not documented");
 
     // ---- the wire's shapes -----------------------------------------------------------------
-    assertEquals(comparable(PINNED_SHAPES), comparable(shapes), "the bodies' shapes on the wire");
+    assertEquals(new TreeMap<>(PINNED_SHAPES), shapes, "the bodies' shapes on the wire");
   }
 
   // ---- helpers -------------------------------------------------------------------------------
@@ -462,14 +452,6 @@ class OpenApiContractTest {
       shapes.computeIfAbsent(operation, k -> new TreeSet<>()).add(WireShape.of(r.body()));
     }
     return r;
-  }
-
-  /** Shapes as they can be compared: sorted, with the fields of those in {@link #ORDER_NOT_FIXED} in name order. */
-  static Map<String, Set<String>> comparable(Map<String, Set<String>> byOperation) {
-    Map<String, Set<String>> out = new TreeMap<>();
-    byOperation.forEach((operation, shapes) -> out.put(operation, shapes.stream()
-        .map(s -> ORDER_NOT_FIXED.contains(operation) ? WireShape.unordered(s) : s).collect(Collectors.toCollection(TreeSet::new))));
-    return out;
   }
 
   static HttpFan.Reply expect(int status, HttpFan.Reply r) {

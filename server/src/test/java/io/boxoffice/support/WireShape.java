@@ -8,7 +8,6 @@ import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 
 /**
  * A JSON body's shape on the wire, as text: its field names in the order they were written, each
@@ -27,15 +26,6 @@ public final class WireShape {
       return shape(HttpFan.JSON.readTree(body)).toString();
     } catch (Exception e) {
       throw new AssertionError("not JSON: " + body, e);
-    }
-  }
-
-  /** The shape with every object's fields in name order: for bodies whose order is not fixed. */
-  public static String unordered(String shape) {
-    try {
-      return sorted(HttpFan.JSON.readTree(shape)).toString();
-    } catch (Exception e) {
-      throw new AssertionError("not a shape: " + shape, e);
     }
   }
 
@@ -63,21 +53,5 @@ public final class WireShape {
     if (node.isBoolean()) return NODES.textNode("boolean");
     if (node.isNull()) return NODES.textNode("null");
     throw new AssertionError("no shape for " + node.getNodeType());
-  }
-
-  private static JsonNode sorted(JsonNode node) {
-    if (node.isObject()) {
-      Map<String, JsonNode> byName = new TreeMap<>();
-      node.fields().forEachRemaining(f -> byName.put(f.getKey(), sorted(f.getValue())));
-      ObjectNode out = NODES.objectNode();
-      byName.forEach(out::set);
-      return out;
-    }
-    if (node.isArray()) {
-      ArrayNode out = NODES.arrayNode();
-      node.forEach(item -> out.add(sorted(item)));
-      return out;
-    }
-    return node;
   }
 }
