@@ -49,7 +49,7 @@ final class InventoryReplies {
    */
   static Reply replyFor(SeatBook book, SeatChange command, SeatBook.Outcome outcome) {
     if (outcome instanceof SeatBook.Refused r) return new Rejected(r.refusal(), r.message(), r.seatIds());
-    if (outcome instanceof SeatBook.Accepted a) return replyFor(book, a.decision());
+    if (outcome instanceof SeatBook.Accepted a) return a.decision().accept(new ReplyTo(book));
     if (outcome instanceof SeatBook.AlreadySold) {
       Confirm c = (Confirm) command;
       int[] seats = c.seatIds().stream().mapToInt(book.map()::indexOf).toArray();
@@ -59,12 +59,32 @@ final class InventoryReplies {
     return new Released(List.of()); // SeatBook.Unchanged: nothing was released
   }
 
-  private static Reply replyFor(SeatBook book, Decision decision) {
-    if (decision instanceof Decision.Held h) return new Held(seatPrices(book, h.seats()), h.until());
-    if (decision instanceof Decision.Released r) return new Released(seatIds(book, r.seats()));
-    if (decision instanceof Decision.Sold s) return new Confirmed(s.orderId(), seatPrices(book, s.seats()));
-    if (decision instanceof Decision.Scanned s) return new Admitted(book.map().seatId(s.seat()));
-    return new Rejected(Refusal.HOLD_EXPIRED, "the hold has expired", ((Decision.Refused) decision).seatIds());
+  /** The fan's answer to each kind of decision the book accepted. */
+  private record ReplyTo(SeatBook book) implements Decision.Cases<Reply> {
+    @Override
+    public Reply held(Decision.Held h) {
+      return new Held(seatPrices(book, h.seats()), h.until());
+    }
+
+    @Override
+    public Reply released(Decision.Released r) {
+      return new Released(seatIds(book, r.seats()));
+    }
+
+    @Override
+    public Reply sold(Decision.Sold s) {
+      return new Confirmed(s.orderId(), seatPrices(book, s.seats()));
+    }
+
+    @Override
+    public Reply scanned(Decision.Scanned s) {
+      return new Admitted(book.map().seatId(s.seat()));
+    }
+
+    @Override
+    public Reply refused(Decision.Refused r) {
+      return new Rejected(Refusal.HOLD_EXPIRED, "the hold has expired", r.seatIds());
+    }
   }
 
   /** The account's holds live at {@code now - credit}, their deadlines {@code credit} later. */

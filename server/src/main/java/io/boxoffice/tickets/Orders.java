@@ -1,6 +1,6 @@
 package io.boxoffice.tickets;
 
-import java.util.Map;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 
@@ -11,5 +11,11 @@ import java.util.concurrent.CompletionStage;
  */
 public interface Orders {
   /** The order's body; empty when {@code orderId} is no order of {@code accountId} (malformed, someone else's, or unknown). */
-  CompletionStage<Optional<Map<String, Object>>> find(String accountId, String orderId);
+  CompletionStage<Optional<Order>> find(String accountId, String orderId);
+
+  /** The contract's order body (also the answer to a checkout). */
+  record Order(String orderId, String eventId, String status, long amountCents, List<OrderTicket> tickets) {}
+
+  /** A ticket as an order lists it. */
+  record OrderTicket(String ticketId, String seatId, String barcode) {}
 }

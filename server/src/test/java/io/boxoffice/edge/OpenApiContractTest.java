@@ -14,6 +14,7 @@ import io.boxoffice.support.HttpFan;
 import io.boxoffice.support.MutableClock;
 import io.boxoffice.support.OpenApiContract;
 import io.boxoffice.support.TestNode;
+import io.boxoffice.support.WireShape;
 import io.swagger.v3.parser.OpenAPIV3Parser;
 import io.swagger.v3.parser.core.models.ParseOptions;
 import io.swagger.v3.parser.core.models.SwaggerParseResult;
@@ -29,7 +30,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.UUID;
 import java.util.regex.Matcher;
@@ -53,6 +56,49 @@ class OpenApiContractTest {
    * taken off this list and driven below.
    */
   static final Set<String> NOT_SERVED_YET = Set.of();
+
+  /**
+   * The fans' bodies as they are on the wire, pinned: for each operation and status, the shapes
+   * ({@link WireShape}: field names in order, kinds of values, absent or null) of every answer this
+   * test gets. A response record that renames, reorders, drops, adds or nulls a field fails here.
+   */
+  static final Map<String, Set<String>> PINNED_SHAPES = Map.ofEntries(
+      Map.entry("POST /api/accounts 201", Set.of(
+          "{\"accountId\":\"string\"}")),
+      Map.entry("POST /api/session 200", Set.of(
+          "{\"accountId\":\"string\"}")),
+      Map.entry("POST /api/events/{eventId}/queue 200", Set.of(
+          "{\"state\":\"string\"}")),
+      Map.entry("GET /api/events/{eventId}/queue/status 200", Set.of(
+          "{\"state\":\"string\",\"position\":\"int\",\"admittedUpTo\":\"int\",\"aheadOfYou\":\"int\",\"estimatedWaitSeconds\":\"int\",\"seatsRemaining\":\"int\"}",
+          "{\"state\":\"string\",\"position\":\"null\",\"admittedUpTo\":\"int\",\"aheadOfYou\":\"int\",\"estimatedWaitSeconds\":\"int\",\"seatsRemaining\":\"int\"}")),
+      Map.entry("GET /api/events/{eventId}/queue/manifest 200", Set.of(
+          "{\"state\":\"string\",\"admittedUpTo\":\"int\",\"admissionPerMinute\":\"int\",\"seatsRemaining\":\"int\",\"updatedAt\":\"string\"}")),
+      Map.entry("GET /api/events/{eventId}/queue/challenge 200", Set.of(
+          "{\"challenge\":\"string\",\"bits\":\"int\"}")),
+      Map.entry("POST /api/events/{eventId}/presale/registrations 201", Set.of(
+          "{\"eventId\":\"string\",\"registered\":\"boolean\"}")),
+      Map.entry("POST /api/events/{eventId}/cart/holds 200", Set.of(
+          "{\"seats\":[{\"seatId\":\"string\",\"priceCents\":\"int\"}],\"holdExpiresAt\":\"string\"}")),
+      Map.entry("GET /api/events/{eventId}/cart 200", Set.of(
+          "{\"seats\":[{\"seatId\":\"string\",\"priceCents\":\"int\"}],\"holdExpiresAt\":\"string\"}")),
+      Map.entry("POST /api/events/{eventId}/cart/checkout 200", Set.of(
+          "{\"orderId\":\"string\",\"eventId\":\"string\",\"status\":\"string\",\"amountCents\":\"int\",\"tickets\":[{\"ticketId\":\"string\",\"seatId\":\"string\",\"barcode\":\"string\"}]}")),
+      Map.entry("GET /api/orders/{orderId} 200", Set.of(
+          "{\"orderId\":\"string\",\"eventId\":\"string\",\"status\":\"string\",\"amountCents\":\"int\",\"tickets\":[{\"ticketId\":\"string\",\"seatId\":\"string\",\"barcode\":\"string\"}]}")),
+      Map.entry("GET /api/me/tickets 200", Set.of(
+          "{\"tickets\":[{\"ticketId\":\"string\",\"eventId\":\"string\",\"seatId\":\"string\",\"orderId\":\"string\",\"barcode\":\"string\"}]}")),
+      Map.entry("POST /gate/scan 200", Set.of(
+          "{\"result\":\"string\",\"eventId\":\"string\",\"seatId\":\"string\"}")),
+      Map.entry("POST /gate/scan 400", Set.of(
+          "{\"result\":\"string\",\"error\":\"string\",\"message\":\"string\"}",
+          "{\"error\":\"string\",\"message\":\"string\"}")),
+      Map.entry("POST /gate/scan 409", Set.of(
+          "{\"result\":\"string\",\"error\":\"string\",\"message\":\"string\",\"eventId\":\"string\"}",
+          "{\"result\":\"string\",\"error\":\"string\",\"message\":\"string\",\"scannedAt\":\"string\",\"eventId\":\"string\",\"seatId\":\"string\"}")));
+
+  /** What {@link #checked} saw of the pinned operations: operation and status to shapes. */
+  static final Map<String, Set<String>> shapes = new TreeMap<>();
 
   static final MutableClock clock = MutableClock.running();
   static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
@@ -388,6 +434,9 @@ class OpenApiContractTest {
       }
     }
     assertEquals(Set.of(), served, "methods served but not documented");
+
+    // ---- the wire's shapes -----------------------------------------------------------------
+    assertEquals(new TreeMap<>(PINNED_SHAPES), shapes, "the bodies' shapes on the wire");
   }
 
   // ---- helpers -------------------------------------------------------------------------------
@@ -405,6 +454,11 @@ class OpenApiContractTest {
   static HttpFan.Reply checked(String method, String path, HttpFan.Reply r) {
     List<String> found = contract.problems(method, path, r.status(), r.headers().firstValue("Content-Type").orElse(null), r.body());
     assertEquals(List.of(), found, "an answer the document does not describe");
+    String operation = method + " " + contract.template(path) + " " + r.status();
+    boolean json = r.headers().firstValue("Content-Type").orElse("").startsWith("application/json");
+    if (json && PINNED_SHAPES.containsKey(operation)) {
+      shapes.computeIfAbsent(operation, k -> new TreeSet<>()).add(WireShape.of(r.body()));
+    }
     return r;
   }
 

@@ -12,7 +12,6 @@ import io.boxoffice.edge.FanContext;
 import io.boxoffice.edge.IdentityToken;
 import java.security.SecureRandom;
 import java.util.Base64;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import org.apache.pekko.actor.typed.ActorSystem;
@@ -38,6 +37,9 @@ public final class AccountRoutes extends AllDirectives {
 
   /** Body of both calls. */
   public record Credentials(String email, String password) {}
+
+  /** Answer of both calls: the account signed up or signed in. */
+  public record AccountId(String accountId) {}
 
   private final ActorSystem<?> system;
   private final Api api;
@@ -85,7 +87,7 @@ public final class AccountRoutes extends AllDirectives {
             : hashing.run(() -> hasher.hash(password))
                 .thenCompose(hash -> account(email).<Account.Reply>ask(r -> new Account.Register(accountId, hash, r), api.askTimeout())))
         .thenApply(reply -> reply instanceof Account.Registered r
-            ? api.json(201, Map.of("accountId", r.accountId()))
+            ? api.json(201, new AccountId(r.accountId()))
             : api.error(409, "account_exists", "an account with this email exists"));
     return api.respond(response);
   }
@@ -102,7 +104,7 @@ public final class AccountRoutes extends AllDirectives {
           HttpCookie cookie = HttpCookie.create(IdentityToken.COOKIE, tokens.issue(accountId))
               .withHttpOnly(true).withSecure(true).withSameSite(SameSite.Lax).withPath("/")
               .withMaxAge(tokens.lifetime().toSeconds());
-          return api.json(200, Map.of("accountId", accountId)).addHeader(SetCookie.create(cookie));
+          return api.json(200, new AccountId(accountId)).addHeader(SetCookie.create(cookie));
         }));
     return api.respond(response);
   }

@@ -4,7 +4,6 @@ import io.boxoffice.cart.Cart;
 import io.boxoffice.tickets.Orders;
 import io.boxoffice.venue.domain.VenueLayout;
 import java.time.Duration;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -27,7 +26,7 @@ public final class CartOrders implements Orders {
 
   /** Order ids are {@code <eventId>.<accountId>.<n>}: only the owner's cart is asked, anyone else finds nothing. */
   @Override
-  public CompletionStage<Optional<Map<String, Object>>> find(String accountId, String orderId) {
+  public CompletionStage<Optional<Orders.Order>> find(String accountId, String orderId) {
     String[] parts = orderId.split("\\.");
     if (parts.length != 3 || !parts[1].equals(accountId) || !VenueLayout.isValidEntityId(parts[0])) {
       return CompletableFuture.completedFuture(Optional.empty());

@@ -1,22 +1,32 @@
 package io.boxoffice.cart.http;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import io.boxoffice.cart.Cart;
 import io.boxoffice.inventory.EventInventory;
 import io.boxoffice.inventory.EventInventory.SeatPrice;
+import io.boxoffice.tickets.Orders;
 import java.time.Instant;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /** The shop's bodies on the wire (docs/API.md): a fan's holds and an order. */
 public final class ShopJson {
   private ShopJson() {}
 
   /**
-   * {@code {"seats":[{"seatId","priceCents"}],"holdExpiresAt"}} for a new hold or the whole cart,
-   * and {@code "expired":{"at"}} when the fan's last hold ran out at {@code expiredAt} (not 0).
+   * A new hold or the whole cart: {@code holdExpiresAt} is null when nothing is held, and
+   * {@code expired} is there only when the fan's last hold ran out with nothing held since.
    */
-  static Map<String, Object> holds(EventInventory.Reply reply, long expiredAt) {
+  public record Holds(List<PricedSeat> seats, String holdExpiresAt,
+                      @JsonInclude(JsonInclude.Include.NON_NULL) Expired expired) {}
+
+  /** A held seat and its price. */
+  public record PricedSeat(String seatId, int priceCents) {}
+
+  /** When the fan's last hold ran out. */
+  public record Expired(String at) {}
+
+  /** The holds of an inventory's {@code Held} or {@code Holds}, with when the last one ran out at {@code expiredAt} (0: left out). */
+  static Holds holds(EventInventory.Reply reply, long expiredAt) {
     List<SeatPrice> seats;
     long until;
     if (reply instanceof EventInventory.Held h) {
@@ -27,25 +37,17 @@ public final class ShopJson {
       seats = h.seats();
       until = h.holdExpiresAt();
     }
-    Map<String, Object> body = new LinkedHashMap<>();
-    body.put("seats", seats.stream().map(ShopJson::seatJson).toList());
-    body.put("holdExpiresAt", until == 0 ? null : Instant.ofEpochMilli(until).toString());
-    if (expiredAt != 0) body.put("expired", Map.of("at", Instant.ofEpochMilli(expiredAt).toString()));
-    return body;
+    return new Holds(seats.stream().map(s -> new PricedSeat(s.seatId(), s.priceCents())).toList(), isoOrNull(until),
+        expiredAt == 0 ? null : new Expired(Instant.ofEpochMilli(expiredAt).toString()));
   }
 
   /** The contract's order body, shared with {@code GET /api/orders/{orderId}}. */
-  public static Map<String, Object> order(Cart.OrderView o) {
-    Map<String, Object> body = new LinkedHashMap<>();
-    body.put("orderId", o.orderId());
-    body.put("eventId", o.eventId());
-    body.put("status", o.status());
-    body.put("amountCents", o.amountCents());
-    body.put("tickets", o.tickets().stream().map(t -> Map.of("ticketId", t.ticketId(), "seatId", t.seatId(), "barcode", t.barcode())).toList());
-    return body;
+  public static Orders.Order order(Cart.OrderView o) {
+    return new Orders.Order(o.orderId(), o.eventId(), o.status(), o.amountCents(),
+        o.tickets().stream().map(t -> new Orders.OrderTicket(t.ticketId(), t.seatId(), t.barcode())).toList());
   }
 
-  private static Map<String, Object> seatJson(SeatPrice s) {
-    return Map.of("seatId", s.seatId(), "priceCents", s.priceCents());
+  private static String isoOrNull(long epochMillis) {
+    return epochMillis == 0 ? null : Instant.ofEpochMilli(epochMillis).toString();
   }
 }

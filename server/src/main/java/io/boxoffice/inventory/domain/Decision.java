@@ -14,6 +14,25 @@ import com.fasterxml.jackson.annotation.JsonTypeInfo;
 })
 public sealed interface Decision {
   /**
+   * What to do with each kind of decision, for {@link #accept}: a new kind does not compile until
+   * every reader of decisions says what it does with it.
+   */
+  interface Cases<R> {
+    R held(Held held);
+
+    R released(Released released);
+
+    R sold(Sold sold);
+
+    R scanned(Scanned scanned);
+
+    R refused(Refused refused);
+  }
+
+  /** The case of {@code cases} for this kind of decision. */
+  <R> R accept(Cases<R> cases);
+
+  /**
    * The seats (indices in seat-map order) were held for the account until the deadline (epoch
    * ms); {@code requestId}, when the edge gave one, lets a repeated ask find this hold again.
    */
@@ -25,13 +44,28 @@ public sealed interface Decision {
     public Held withRequestId(String id) {
       return new Held(account, seats, until, id);
     }
+
+    @Override
+    public <R> R accept(Cases<R> cases) {
+      return cases.held(this);
+    }
   }
 
   /** The account's holds on these seats were given back. */
-  record Released(String account, int[] seats) implements Decision {}
+  record Released(String account, int[] seats) implements Decision {
+    @Override
+    public <R> R accept(Cases<R> cases) {
+      return cases.released(this);
+    }
+  }
 
   /** The account's live holds on these seats became a sale under the order. */
-  record Sold(String account, String orderId, int[] seats) implements Decision {}
+  record Sold(String account, String orderId, int[] seats) implements Decision {
+    @Override
+    public <R> R accept(Cases<R> cases) {
+      return cases.sold(this);
+    }
+  }
 
   /**
    * A confirm of the order found these seats no longer held live by the account (expired,
@@ -39,8 +73,18 @@ public sealed interface Decision {
    * order (an ask repeated after a timeout, checkout recovery) cannot sell seats the fan holds
    * again by then under an order whose payment was voided. Changes no seat.
    */
-  record Refused(String account, String orderId, java.util.List<String> seatIds) implements Decision {}
+  record Refused(String account, String orderId, java.util.List<String> seatIds) implements Decision {
+    @Override
+    public <R> R accept(Cases<R> cases) {
+      return cases.refused(this);
+    }
+  }
 
   /** The ticket for the seat was admitted at a gate at {@code at} (epoch ms). */
-  record Scanned(int seat, long at) implements Decision {}
+  record Scanned(int seat, long at) implements Decision {
+    @Override
+    public <R> R accept(Cases<R> cases) {
+      return cases.scanned(this);
+    }
+  }
 }

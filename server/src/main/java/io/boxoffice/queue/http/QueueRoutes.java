@@ -2,6 +2,7 @@ package io.boxoffice.queue.http;
 
 import static org.apache.pekko.http.javadsl.server.PathMatchers.segment;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import io.boxoffice.edge.Api;
 import io.boxoffice.edge.ApiError;
 import io.boxoffice.edge.Bulkhead;
@@ -22,8 +23,6 @@ import io.boxoffice.queue.domain.ProofOfWork;
 import io.boxoffice.queue.domain.QueueToken;
 import io.boxoffice.venue.domain.VenueLayout;
 import java.time.Clock;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -50,6 +49,22 @@ public final class QueueRoutes extends AllDirectives {
 
   /** A proof-of-work answer. */
   public record Pow(String challenge, String nonce) {}
+
+  /** {@code POST .../queue} answer: the fan's state, and the place in line while there is one to tell. */
+  public record Joined(String state, @JsonInclude(JsonInclude.Include.NON_NULL) Long position) {}
+
+  /** {@code GET .../queue/status}: {@code position} is null once the fan has no place to tell (admitted, lobby). */
+  public record QueueStatus(String state, Long position, long admittedUpTo, long aheadOfYou, long estimatedWaitSeconds,
+                            int seatsRemaining) {}
+
+  /** {@code GET .../queue/manifest}: the public, cacheable state of the line. */
+  public record PublicManifest(String state, long admittedUpTo, int admissionPerMinute, int seatsRemaining, String updatedAt) {}
+
+  /** {@code GET .../queue/challenge}: a proof-of-work puzzle ({@code bits} 0: none needed). */
+  public record Challenge(String challenge, int bits) {}
+
+  /** {@code POST .../presale/registrations} answer. */
+  public record Registration(String eventId, boolean registered) {}
 
   private final Api api;
   private final BulkheadDirectives bulkheads;
@@ -132,7 +147,7 @@ public final class QueueRoutes extends AllDirectives {
           () -> presale.valid(eventId, account, r.code()),
           () -> pow.check(eventId, account, m.powBits(), r.pow().challenge(), r.pow().nonce()));
       if (outcome instanceof JoinOutcome.Refused refused) return complete(api.error(refusal(refused)));
-      if (outcome instanceof JoinOutcome.OpenSale) return complete(api.json(200, Map.of("state", "admitted")));
+      if (outcome instanceof JoinOutcome.OpenSale) return complete(api.json(200, new Joined("admitted", null)));
       if (outcome instanceof JoinOutcome.KeepTokenPlace) return answer(held.get(), m, now);
       // Without a token (a new device, cleared cookies, another network): the account's one place, wherever it was taken.
       long nowSec = now / 1000;
@@ -198,9 +213,7 @@ public final class QueueRoutes extends AllDirectives {
   /** 200 {state, position}, with the token as a cookie. */
   private Route answer(QueueToken.Claims claims, WaitingRoom.Manifest m, long now) {
     Standing s = Standing.of(claims, m, tokens, now);
-    Map<String, Object> body = new LinkedHashMap<>();
-    body.put("state", s.state());
-    if (s.position() > 0) body.put("position", s.position());
+    Joined body = new Joined(s.state(), s.position() > 0 ? s.position() : null);
     return complete(api.json(200, body).addHeader(cookie(s.claims())));
   }
 
@@ -213,13 +226,8 @@ public final class QueueRoutes extends AllDirectives {
       QueueToken.Verification v = tokens.verify(cookie.get().value(), eventId, account, prefix);
       if (!(v instanceof QueueToken.Valid valid)) return complete(api.error(403, "bad_token", "the queue token is not valid here"));
       Standing s = Standing.of(valid.claims(), m, tokens, clock.millis());
-      Map<String, Object> body = new LinkedHashMap<>();
-      body.put("state", s.state());
-      body.put("position", s.position() == 0 ? null : s.position());
-      body.put("admittedUpTo", m.admittedUpTo());
-      body.put("aheadOfYou", s.aheadOf(m));
-      body.put("estimatedWaitSeconds", s.estimatedWaitSeconds(m));
-      body.put("seatsRemaining", m.seatsRemaining());
+      QueueStatus body = new QueueStatus(s.state(), s.position() == 0 ? null : s.position(), m.admittedUpTo(), s.aheadOf(m),
+          s.estimatedWaitSeconds(m), m.seatsRemaining());
       HttpResponse response = api.json(200, body).addHeader(RawHeader.create("Cache-Control", "private, no-store"));
       if (s.reissue()) response = response.addHeader(cookie(s.claims()));
       return complete(response);
@@ -228,19 +236,15 @@ public final class QueueRoutes extends AllDirectives {
 
   private Route manifest(String eventId) {
     return onSuccess(manifests.current(eventId), m -> {
-      Map<String, Object> body = new LinkedHashMap<>();
-      body.put("state", m.state());
-      body.put("admittedUpTo", m.admittedUpTo());
-      body.put("admissionPerMinute", m.admissionPerMinute());
-      body.put("seatsRemaining", m.seatsRemaining());
-      body.put("updatedAt", java.time.Instant.ofEpochMilli(m.updatedAt()).toString());
+      PublicManifest body = new PublicManifest(m.state(), m.admittedUpTo(), m.admissionPerMinute(), m.seatsRemaining(),
+          java.time.Instant.ofEpochMilli(m.updatedAt()).toString());
       return complete(api.json(200, body).addHeader(RawHeader.create("Cache-Control", "public, max-age=5")));
     });
   }
 
   private Route challenge(String eventId, String account) {
     return onSuccess(manifests.current(eventId), m -> complete(api.json(200,
-        Map.of("challenge", pow.issue(eventId, account), "bits", m.powBits()))
+        new Challenge(pow.issue(eventId, account), m.powBits()))
         .addHeader(RawHeader.create("Cache-Control", "private, no-store"))));
   }
 
@@ -251,7 +255,7 @@ public final class QueueRoutes extends AllDirectives {
       }
       return AskPattern.<PresaleRegistry.Command, PresaleRegistry.Registered>ask(registries.apply(eventId),
               ref -> new PresaleRegistry.Register(account, ref), api.askTimeout(), scheduler)
-          .thenApply(r -> api.json(201, Map.of("eventId", eventId, "registered", true)));
+          .thenApply(r -> api.json(201, new Registration(eventId, true)));
     });
     return api.respond(response);
   }

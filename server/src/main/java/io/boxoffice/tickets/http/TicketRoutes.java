@@ -2,6 +2,7 @@ package io.boxoffice.tickets.http;
 
 import static org.apache.pekko.http.javadsl.server.PathMatchers.segment;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import io.boxoffice.common.Refusal;
 import io.boxoffice.edge.Api;
 import io.boxoffice.edge.ApiError;
@@ -11,13 +12,12 @@ import io.boxoffice.inventory.EventInventory;
 import io.boxoffice.tickets.Orders;
 import io.boxoffice.tickets.TicketWallet;
 import io.boxoffice.tickets.domain.Barcode;
+import io.boxoffice.tickets.domain.Ticket;
 import io.boxoffice.venue.domain.VenueLayout;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.time.Instant;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
 import org.apache.pekko.actor.typed.RecipientRef;
@@ -32,6 +32,32 @@ public final class TicketRoutes extends AllDirectives {
 
   /** {@code POST /gate/scan} body: the barcode read, and the event this gate admits to (optional for old scanners). */
   public record ScanRequest(String barcode, String eventId) {}
+
+  /** {@code GET /api/me/tickets}. */
+  public record TicketList(List<Ticket> tickets) {}
+
+  /** A gate's scan, admitted: {@code result} is {@code admit}. */
+  public record Admit(String result, String eventId, String seatId) {}
+
+  /**
+   * A gate's scan, refused: {@code result} and {@code error} name why ({@code invalid},
+   * {@code wrong_event}, {@code already_scanned}); the ticket's event, seat and first scan where they help.
+   */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public record NotAdmitted(String result, String error, String message, String scannedAt, String eventId, String seatId) {
+    static NotAdmitted invalid() {
+      return new NotAdmitted("invalid", "invalid", "not a ticket of ours", null, null, null);
+    }
+
+    static NotAdmitted wrongEvent(String eventId) {
+      return new NotAdmitted("wrong_event", "wrong_event", "this ticket is for another event", null, eventId, null);
+    }
+
+    static NotAdmitted alreadyScanned(long scannedAt, String eventId, String seatId) {
+      return new NotAdmitted("already_scanned", "already_scanned", "this ticket was admitted before",
+          Instant.ofEpochMilli(scannedAt).toString(), eventId, seatId);
+    }
+  }
 
   /** Longer than any barcode we issue (ids are at most 64 characters each); anything longer is not ours. */
   static final int MAX_BARCODE_CHARS = 1024;
@@ -78,7 +104,7 @@ public final class TicketRoutes extends AllDirectives {
   private Route tickets(String account) {
     CompletionStage<HttpResponse> response = AskPattern
         .<TicketWallet.Command, TicketWallet.Tickets>ask(wallets.apply(account), TicketWallet.GetTickets::new, api.askTimeout(), scheduler)
-        .thenApply(t -> api.json(200, Map.of("tickets", t.tickets())));
+        .thenApply(t -> api.json(200, new TicketList(t.tickets())));
     return api.respond(response);
   }
 
@@ -115,25 +141,17 @@ public final class TicketRoutes extends AllDirectives {
     if (ticket == null) return complete(invalid());
     // A gate admits to its own event only: another event's ticket is refused and stays unused.
     if (r.eventId() != null && !r.eventId().equals(ticket.eventId())) {
-      return complete(api.json(409, Map.of("result", "wrong_event", "error", "wrong_event",
-          "message", "this ticket is for another event", "eventId", ticket.eventId())));
+      return complete(api.json(409, NotAdmitted.wrongEvent(ticket.eventId())));
     }
     CompletionStage<HttpResponse> response = AskPattern
         .<EventInventory.Command, EventInventory.Reply>ask(inventories.apply(ticket.eventId()),
             ref -> new EventInventory.Scan(ticket.seatId(), ticket.orderId(), ref), api.askTimeout(), scheduler)
         .thenApply(reply -> {
           if (reply instanceof EventInventory.Admitted) {
-            return api.json(200, Map.of("result", "admit", "eventId", ticket.eventId(), "seatId", ticket.seatId()));
+            return api.json(200, new Admit("admit", ticket.eventId(), ticket.seatId()));
           }
           if (reply instanceof EventInventory.AlreadyScanned s) {
-            Map<String, Object> body = new LinkedHashMap<>();
-            body.put("result", "already_scanned");
-            body.put("error", "already_scanned");
-            body.put("message", "this ticket was admitted before");
-            body.put("scannedAt", Instant.ofEpochMilli(s.scannedAt()).toString());
-            body.put("eventId", ticket.eventId());
-            body.put("seatId", ticket.seatId());
-            return api.json(409, body);
+            return api.json(409, NotAdmitted.alreadyScanned(s.scannedAt(), ticket.eventId(), ticket.seatId()));
           }
           if (reply instanceof EventInventory.Rejected rej && (rej.code() == Refusal.BUSY || rej.code() == Refusal.UNAVAILABLE)) {
             throw Refusals.toApiError(rej.code(), rej.message(), List.of());
@@ -144,6 +162,6 @@ public final class TicketRoutes extends AllDirectives {
   }
 
   private HttpResponse invalid() {
-    return api.json(400, Map.of("result", "invalid", "error", "invalid", "message", "not a ticket of ours"));
+    return api.json(400, NotAdmitted.invalid());
   }
 }

@@ -149,6 +149,51 @@ class ShopRoutesTest {
     assertTrue(!fresh.join().json().has("expired"));
   }
 
+  /**
+   * The shop's bodies, byte for byte as the contract has them (docs/API.md): a new hold, the
+   * cart with and without holds, with and without the word on when the last hold ran out, and
+   * an order.
+   */
+  @Test
+  void theShopsBodiesAreTheContractsToTheByte() {
+    long until = Instant.parse("2026-12-01T10:08:00Z").toEpochMilli();
+    CompletableFuture<HttpFan.Reply> held = fan("acct-wire").sendAsync("POST", "/api/events/ev1/cart/holds", "{\"best\":{\"quantity\":2}}");
+    inventory.expectMessageClass(EventInventory.HoldBest.class).replyTo().tell(new EventInventory.Held(
+        List.of(new EventInventory.SeatPrice("A-1-1", 5000), new EventInventory.SeatPrice("A-1-2", 4500)), until));
+    assertBody("{\"seats\":[{\"seatId\":\"A-1-1\",\"priceCents\":5000},{\"seatId\":\"A-1-2\",\"priceCents\":4500}],"
+        + "\"holdExpiresAt\":\"2026-12-01T10:08:00Z\"}", held.join());
+    carts.expectMessageClass(Cart.HoldPlaced.class);
+
+    CompletableFuture<HttpFan.Reply> cart = fan("acct-wire").sendAsync("GET", "/api/events/ev1/cart", null);
+    inventory.expectMessageClass(EventInventory.GetHolds.class).replyTo().tell(new EventInventory.Holds(
+        List.of(new EventInventory.SeatPrice("A-1-1", 5000)), until));
+    assertBody("{\"seats\":[{\"seatId\":\"A-1-1\",\"priceCents\":5000}],\"holdExpiresAt\":\"2026-12-01T10:08:00Z\"}", cart.join());
+
+    CompletableFuture<HttpFan.Reply> ranOut = fan("acct-wire").sendAsync("GET", "/api/events/ev1/cart", null);
+    inventory.expectMessageClass(EventInventory.GetHolds.class).replyTo().tell(new EventInventory.Holds(List.of(), 0));
+    carts.expectMessageClass(Cart.GetExpiry.class).replyTo().tell(new Cart.Expiry(until));
+    assertBody("{\"seats\":[],\"holdExpiresAt\":null,\"expired\":{\"at\":\"2026-12-01T10:08:00Z\"}}", ranOut.join());
+
+    CompletableFuture<HttpFan.Reply> empty = fan("acct-wire").sendAsync("GET", "/api/events/ev1/cart", null);
+    inventory.expectMessageClass(EventInventory.GetHolds.class).replyTo().tell(new EventInventory.Holds(List.of(), 0));
+    carts.expectMessageClass(Cart.GetExpiry.class).replyTo().tell(new Cart.Expiry(0));
+    assertBody("{\"seats\":[],\"holdExpiresAt\":null}", empty.join());
+
+    CompletableFuture<HttpFan.Reply> order = fan("acct-wire").sendAsync("POST", "/api/events/ev1/cart/checkout",
+        "{\"paymentToken\":\"tok_visa\"}", "Idempotency-Key", "wire");
+    carts.expectMessageClass(Cart.Checkout.class).replyTo().tell(new Cart.OrderView("ev1.acct-wire.1", "ev1", "paid", 9500,
+        List.of(new Ticket("t1", "ev1", "A-1-1", "ev1.acct-wire.1", "code1"), new Ticket("t2", "ev1", "A-1-2", "ev1.acct-wire.1", "code2"))));
+    assertBody("{\"orderId\":\"ev1.acct-wire.1\",\"eventId\":\"ev1\",\"status\":\"paid\",\"amountCents\":9500,\"tickets\":["
+        + "{\"ticketId\":\"t1\",\"seatId\":\"A-1-1\",\"barcode\":\"code1\"},{\"ticketId\":\"t2\",\"seatId\":\"A-1-2\",\"barcode\":\"code2\"}]}",
+        order.join());
+  }
+
+  /** The body exactly: names, order, values, null or absent. */
+  static void assertBody(String expected, HttpFan.Reply r) {
+    assertEquals(200, r.status(), r.body());
+    assertEquals(expected, r.body());
+  }
+
   @Test
   void anEntityThatDoesNotAnswerIsA503WithRetryAfterNotAHang() {
     CompletableFuture<HttpFan.Reply> reply = fan("acct4").sendAsync("GET", "/api/events/ev1/cart", null);
