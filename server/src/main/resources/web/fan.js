@@ -693,21 +693,21 @@
     cart.timer = setTimeout(tickCart, 1000 - (serverNow() % 1000) + 5);
   }
 
-  // ---- the cart bar: on a phone the cart is far below the map, so while its Buy is out of view a
+  // ---- the cart bar: on a phone the cart is far below the map, so while no part of it is in view a
   // bar at the window's foot shows the held seats and their time left, with a way to the cart. It
-  // never takes focus by itself, and it goes while Buy is in view, so it never covers it; while it
-  // shows, the page scrolls what gets focus (or a click) to above it. ----------------------------
+  // never takes focus by itself and goes as soon as the cart comes into view, so it never covers
+  // the cart or its Buy; while it shows, the page scrolls what gets focus to above it. ---------
 
-  const cartBar = { supported: 'IntersectionObserver' in window, buyInView: false };
+  const cartBar = { supported: 'IntersectionObserver' in window, cartInView: false };
   if (cartBar.supported) {
     new IntersectionObserver(entries => {
-      for (const e of entries) cartBar.buyInView = e.isIntersecting;
+      for (const e of entries) cartBar.cartInView = e.isIntersecting;
       renderCartBar();
-    }).observe($('checkout-form'));
+    }).observe($('cart'));
   }
 
   function renderCartBar() {
-    const on = cartBar.supported && !cartBar.buyInView && cart.seats.length > 0 && cart.expiresAt > 0 && !$('cart').hidden;
+    const on = cartBar.supported && !cartBar.cartInView && cart.seats.length > 0 && cart.expiresAt > 0 && !$('cart').hidden;
     show('cart-bar', on);
     document.documentElement.classList.toggle('with-cart-bar', on);
     if (!on) return;
