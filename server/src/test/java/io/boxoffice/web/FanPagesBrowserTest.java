@@ -205,6 +205,10 @@ class FanPagesBrowserTest {
     String first = byId(d, "countdown").getText();
     assertTrue(first.matches("\\d\\d:\\d\\d"), first);
     await().atMost(Duration.ofSeconds(5)).until(() -> !byId(d, "countdown").getText().equals(first));
+    // A desktop's window shows the map or the cart, not both: the bar at the foot says what is held.
+    d.executeScript("window.scrollTo(0, 0)");
+    awaitText(d, "cart-bar-seats", "2 seats held", Duration.ofSeconds(5));
+    Chromium.screenshot(d, "fan-8-cart-bar-desktop");
     d.executeScript("document.getElementById('cart').scrollIntoView()");
     Chromium.screenshot(d, "fan-4-cart-desktop");
 
