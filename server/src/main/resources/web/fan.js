@@ -672,6 +672,7 @@
 
   function tickCart() {
     clearTimeout(cart.timer);
+    renderCartBar();
     if (!cart.seats.length || !cart.expiresAt) return;
     const left = cart.expiresAt - serverNow();
     $('countdown').textContent = mmss(left);
@@ -691,6 +692,35 @@
     }
     cart.timer = setTimeout(tickCart, 1000 - (serverNow() % 1000) + 5);
   }
+
+  // ---- the cart bar: on a phone the cart is far below the map, so while no part of it is in view a
+  // bar at the window's foot shows the held seats and their time left, with a way to the cart. It
+  // never takes focus by itself and goes as soon as the cart comes into view, so it never covers
+  // the cart or its Buy; while it shows, the page scrolls what gets focus to above it. ---------
+
+  const cartBar = { supported: 'IntersectionObserver' in window, cartInView: false };
+  if (cartBar.supported) {
+    new IntersectionObserver(entries => {
+      for (const e of entries) cartBar.cartInView = e.isIntersecting;
+      renderCartBar();
+    }).observe($('cart'));
+  }
+
+  function renderCartBar() {
+    const on = cartBar.supported && !cartBar.cartInView && cart.seats.length > 0 && cart.expiresAt > 0 && !$('cart').hidden;
+    show('cart-bar', on);
+    document.documentElement.classList.toggle('with-cart-bar', on);
+    if (!on) return;
+    const left = cart.expiresAt - serverNow();
+    $('cart-bar-seats').textContent = `${plural(cart.seats.length, 'seat', 'seats')} held`;
+    $('cart-bar-countdown').textContent = mmss(left);
+    $('cart-bar').classList.toggle('warning', left <= 60000);
+  }
+
+  $('cart-bar-go').addEventListener('click', () => {
+    $('cart').scrollIntoView({ block: 'end' });
+    $('cart').focus({ preventScroll: true });
+  });
 
   // ---- checkout -----------------------------------------------------------------------------
 

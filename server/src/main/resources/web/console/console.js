@@ -41,6 +41,22 @@ function cell(row, text) {
 }
 
 /**
+ * A cell with an id: on one line, never broken inside (an id read as "ce-676e15 / b2" is another
+ * id), ended with "…" when longer than the column; the whole id stays the text (what a screen
+ * reader reads and a copy takes) and the tooltip.
+ */
+function idCell(row, id) {
+  const td = document.createElement('td');
+  const span = document.createElement('span');
+  span.className = 'id';
+  span.textContent = id;
+  span.title = id;
+  td.appendChild(span);
+  row.appendChild(td);
+  return td;
+}
+
+/**
  * The venues list; {@code created} (just made here) is shown even before the list has it: the
  * server's directory is written by a projection that lags the creation by a moment.
  */
@@ -58,7 +74,7 @@ async function loadVenues(created) {
   select.replaceChildren();
   for (const v of venues) {
     const tr = document.createElement('tr');
-    cell(tr, v.venueId); cell(tr, v.name); cell(tr, v.seatCount.toLocaleString('en'));
+    idCell(tr, v.venueId); cell(tr, v.name); cell(tr, v.seatCount.toLocaleString('en'));
     body.appendChild(tr);
     const opt = document.createElement('option');
     opt.value = v.venueId; opt.textContent = v.name + ' (' + v.venueId + ')';
@@ -74,7 +90,7 @@ async function loadEvents() {
   for (const e of events) {
     const tr = document.createElement('tr');
     tr.dataset.eventId = e.eventId;
-    cell(tr, e.eventId); cell(tr, e.name); cell(tr, e.venueId);
+    idCell(tr, e.eventId); cell(tr, e.name); idCell(tr, e.venueId);
     cell(tr, e.state).className = 'state';
     const td = cell(tr, '');
     const b = document.createElement('button');

@@ -205,6 +205,10 @@ class FanPagesBrowserTest {
     String first = byId(d, "countdown").getText();
     assertTrue(first.matches("\\d\\d:\\d\\d"), first);
     await().atMost(Duration.ofSeconds(5)).until(() -> !byId(d, "countdown").getText().equals(first));
+    // A desktop's window shows the map or the cart, not both: the bar at the foot says what is held.
+    d.executeScript("window.scrollTo(0, 0)");
+    awaitText(d, "cart-bar-seats", "2 seats held", Duration.ofSeconds(5));
+    Chromium.screenshot(d, "fan-8-cart-bar-desktop");
     d.executeScript("document.getElementById('cart').scrollIntoView()");
     Chromium.screenshot(d, "fan-4-cart-desktop");
 
@@ -431,6 +435,66 @@ class FanPagesBrowserTest {
     d.executeScript("document.getElementById('tickets').scrollIntoView()");
     Chromium.screenshot(d, "fan-13-tickets-390");
     assertFits(d);
+  }
+
+  /** Whether the element's whole box is inside the window (and not under the cart bar, when that shows). */
+  static boolean inView(ChromeDriver d, String id) {
+    return (Boolean) d.executeScript("const r = document.getElementById(arguments[0]).getBoundingClientRect();"
+        + "const bar = document.getElementById('cart-bar');"
+        + "const foot = bar.hidden ? window.innerHeight : bar.getBoundingClientRect().top;"
+        + "return r.height > 0 && r.top >= 0 && r.bottom <= foot;", id);
+  }
+
+  @Test
+  void onAPhoneABarAtTheFootShowsTheHeldSeatsAndTheirTimeWhileTheCartIsOutOfViewAndLeadsToIt() {
+    String e = openEvent();
+    ChromeDriver d = browser.phone();
+    d.get(base + "/events/" + e);
+    signUpOnPage(d);
+    awaitVisible(d, "shop", Duration.ofSeconds(15));
+    await().atMost(Duration.ofSeconds(10)).until(() -> ((Number) d.executeScript("return window.boxoffice.seats()")).intValue() == 200);
+    assertFalse(byId(d, "cart-bar").isDisplayed(), "no bar before anything is held");
+    new Select(byId(d, "quantity")).selectByValue("2");
+    byId(d, "best-button").click();
+    await().atMost(Duration.ofSeconds(10)).until(() -> d.findElements(By.cssSelector("#cart-list li")).size() == 2);
+
+    // Back at the seat map the cart is far below: the bar says what is held and for how long.
+    d.executeScript("window.scrollTo(0, 0)");
+    assertEquals(Boolean.TRUE, d.executeScript("return document.getElementById('cart').getBoundingClientRect().top > window.innerHeight"),
+        "at the top of a phone's page the cart is out of view");
+    awaitVisible(d, "cart-bar", Duration.ofSeconds(5));
+    awaitText(d, "cart-bar-seats", "2 seats held", Duration.ofSeconds(5));
+    String shown = byId(d, "cart-bar-countdown").getText();
+    assertTrue(shown.matches("\\d\\d:\\d\\d"), "mm:ss, not " + shown);
+    await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(200))
+        .until(() -> !byId(d, "cart-bar-countdown").getText().equals(shown));
+    assertEquals(byId(d, "countdown").getText(), byId(d, "cart-bar-countdown").getText(), "the bar shows the cart's own time");
+    assertEquals("Go to cart", byId(d, "cart-bar-go").getAccessibleName());
+    assertEquals(Boolean.FALSE, d.executeScript("return document.getElementById('cart-bar').contains(document.activeElement)"),
+        "the bar took no focus");
+    Chromium.screenshot(d, "fan-8-cart-bar-390");
+    assertFits(d);
+    // Once any of the cart is in view the bar goes, so it never covers the cart's seats or its Buy.
+    d.executeScript("window.scrollBy(0, document.getElementById('cart').getBoundingClientRect().top - window.innerHeight + 40)");
+    awaitHidden(d, "cart-bar");
+    d.executeScript("window.scrollTo(0, 0)");
+    awaitVisible(d, "cart-bar", Duration.ofSeconds(5));
+
+    byId(d, "cart-bar-go").click();
+    await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(200)).until(() -> inView(d, "buy") && inView(d, "timer"));
+    assertEquals("cart", d.switchTo().activeElement().getAttribute("id"), "the keyboard goes on from the cart");
+    awaitHidden(d, "cart-bar");
+    Chromium.screenshot(d, "fan-8-cart-after-go-to-cart-390");
+
+    // Paid: nothing is held any more, so no bar even away from the cart.
+    byId(d, "buy").click();
+    await().atMost(Duration.ofSeconds(20)).until(() -> ticketsShown(d) == 2);
+    d.executeScript("window.scrollTo(0, 0)");
+    awaitHidden(d, "cart-bar");
+  }
+
+  static void awaitHidden(ChromeDriver d, String id) {
+    await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(200)).until(() -> !byId(d, id).isDisplayed());
   }
 
   @Test

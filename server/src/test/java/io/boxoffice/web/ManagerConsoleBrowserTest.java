@@ -14,6 +14,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -123,7 +124,7 @@ class ManagerConsoleBrowserTest {
     // A phone: the same console, one column, nothing wider than the screen.
     ChromeDriver phone = browser.phone();
     signIn(phone);
-    // This event's row (the database may hold other runs' events of the same name).
+    // This event's row (the shared database holds other runs' events of the same name), its button named by the event.
     By manage = By.cssSelector("#events tr[data-event-id='" + eventId + "'] button[aria-label='Manage Console <b>Night</b>']");
     await().atMost(WAIT).until(() -> !phone.findElements(manage).isEmpty());
     phone.findElement(manage).click();
@@ -136,6 +137,49 @@ class ManagerConsoleBrowserTest {
     Chromium.screenshot(phone, "console-phone-live");
     phone.executeScript("window.scrollTo(0, 0);");
     Chromium.screenshot(phone, "console-phone-top");
+  }
+
+  @Test
+  void onAPhoneIdsAreNeverBrokenInsideLongOnesEndInAnEllipsisAndKeepTheWholeId() {
+    String suffix = UUID.randomUUID().toString().substring(0, 8);
+    String venueId = "cv-" + suffix;
+    String shortId = "ce-" + suffix;
+    String longId = "ce-" + suffix + "-summer-open-air-festival-main-stage-late";
+    HttpFan admin = new HttpFan(node.httpPort());
+    assertEquals(201, admin.admin("POST", "/admin/venues", "{\"venueId\":\"" + venueId
+        + "\",\"name\":\"Hall\",\"generate\":{\"layout\":\"stadium\",\"seats\":20}}").status());
+    for (String id : List.of(shortId, longId)) {
+      HttpFan.Reply made = admin.admin("POST", "/admin/events", "{\"eventId\":\"" + id + "\",\"venueId\":\"" + venueId
+          + "\",\"name\":\"Night\",\"prices\":{\"floor\":100,\"lower\":100,\"upper\":100}}");
+      assertEquals(201, made.status(), made.body());
+    }
+    ChromeDriver phone = browser.phone();
+    signIn(phone);
+    await().atMost(WAIT).until(() -> !phone.findElements(By.cssSelector("#events tr[data-event-id='" + longId + "']")).isEmpty());
+
+    for (String id : List.of(shortId, longId)) {
+      @SuppressWarnings("unchecked")
+      Map<String, Object> cell = (Map<String, Object>) phone.executeScript(
+          "const tr = document.querySelector('#events tr[data-event-id=\"' + arguments[0] + '\"]');"
+              + "const td = tr.cells[0], range = document.createRange();"
+              + "range.selectNodeContents(document.createTreeWalker(td, NodeFilter.SHOW_TEXT).nextNode());"
+              + "const lines = new Set([...range.getClientRects()].map(r => Math.round(r.top))).size;"
+              + "const id = td.querySelector('[title]');"
+              + "return {text: td.textContent, title: id ? id.title : null, lines: lines,"
+              + " cut: td.scrollWidth > td.clientWidth || (id !== null && id.scrollWidth > id.clientWidth)};", id);
+      assertEquals(id, cell.get("text"), "the whole id is the cell's text, as a screen reader reads it");
+      assertEquals(1L, ((Number) cell.get("lines")).longValue(), id + " is on one line: " + cell);
+      assertEquals(id, cell.get("title"), "the whole id is the tooltip");
+      assertEquals(id.equals(longId), cell.get("cut"), id + " is cut short only when longer than the column: " + cell);
+    }
+    long width = (Long) phone.executeScript("return document.documentElement.scrollWidth;");
+    assertTrue(width <= 390, "the console fits 390 px: " + width);
+    Number sideways = (Number) phone.executeScript("const box = document.getElementById('events').parentElement;"
+        + "return box.scrollWidth - box.clientWidth;");
+    assertEquals(0, sideways.intValue(), "the events' list fits its box, its Manage buttons in view");
+    phone.executeScript("document.querySelector('#events tr[data-event-id=\"' + arguments[0] + '\"]').scrollIntoView({block: 'center'});",
+        shortId);
+    Chromium.screenshot(phone, "console-3-event-ids-390");
   }
 
   @Test

@@ -15,7 +15,7 @@ import org.apache.pekko.stream.javadsl.Source;
 
 /**
  * The managers' live dashboard of one event ({@code GET /admin/events/{id}/live}): the event's
- * stats once every {@code interval} with the rates since the one before, as Server-Sent Events;
+ * stats once every {@code interval} with its rates over the last ticks ({@link LiveRates}), as Server-Sent Events;
  * a tick whose stats do not come in time is skipped. Counts the streams open on this node.
  */
 final class LiveStream {
