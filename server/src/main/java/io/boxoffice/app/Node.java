@@ -207,7 +207,8 @@ public final class Node {
             config.getString("pekko.cluster.split-brain-resolver.keep-majority.role"));
       }
       if (bo.getBoolean("quorum-guard.enabled")) {
-        QuorumGuard.start(system, config.getString("pekko.cluster.split-brain-resolver.keep-majority.role"));
+        QuorumGuard.start(system, config.getString("pekko.cluster.split-brain-resolver.keep-majority.role"),
+            bo.getDuration("quorum-guard.settle"));
       }
       Listeners.Bound bound = Listeners.bind(system, config, settings, tls, handler);
       metrics.bindPools();

@@ -16,9 +16,12 @@ import org.junit.jupiter.api.Test;
 /**
  * A node never goes on as a minority of the inventory nodes it knew: left alone after downing
  * its peers itself (what a resolver deciding on half the picture of a partition does), it downs
- * itself too; a crashed peer, or peers that left gracefully, are no reason.
+ * itself too; a crashed peer, peers that left gracefully, or a second crash after the survivors
+ * of the first agreed on their cluster, are no reason.
  */
 class QuorumGuardTest {
+  /** Short, so that a test can outwait it. */
+  static final String SETTLE = "boxoffice.quorum-guard.settle = 2s\n";
   final TestCluster cluster = new TestCluster(MutableClock.running());
 
   @AfterEach
@@ -47,11 +50,21 @@ class QuorumGuardTest {
     QuorumGuard.Quorum two = new QuorumGuard.Quorum();
     two.minority(2);
     assertFalse(two.minority(1), "half of two is a tie, the resolver's to break");
+
+    QuorumGuard.Quorum settling = new QuorumGuard.Quorum();
+    settling.minority(3);
+    assertFalse(settling.minority(2), "one crashed");
+    settling.settled(2);
+    assertFalse(settling.minority(1), "after the survivors settled, a second crash is the resolver's tie to break");
+    QuorumGuard.Quorum cutOff = new QuorumGuard.Quorum();
+    cutOff.minority(3);
+    cutOff.settled(1);
+    assertTrue(cutOff.minority(1), "a minority never settles into a cluster of its own");
   }
 
   @Test
   void aNodeThatDownedItsPeersItselfDownsItselfToo() throws Exception {
-    List<Node> three = cluster.startThree("");
+    List<Node> three = cluster.startThree(SETTLE);
     Node alone = three.get(0);
     Cluster view = Cluster.get(alone.system());
     // What a resolver deciding on part of a partition's picture does: it downs the others.
@@ -62,8 +75,23 @@ class QuorumGuardTest {
   }
 
   @Test
+  void afterTheSurvivorsOfACrashSettledASecondFailureLeavesTheLastNodeServing() throws Exception {
+    List<Node> three = cluster.startThree(SETTLE);
+    Node survivor = three.get(0);
+    Cluster view = Cluster.get(survivor.system());
+    view.manager().tell(new Down(Cluster.get(three.get(1).system()).selfMember().address()));
+    await().atMost(Duration.ofSeconds(30)).until(() -> countMembers(view) == 2);
+    // The two agree on their cluster for longer than settle; then the other fails too.
+    await().pollDelay(Duration.ofSeconds(4)).atMost(Duration.ofSeconds(6)).until(() -> countMembers(view) == 2);
+    view.manager().tell(new Down(Cluster.get(three.get(2).system()).selfMember().address()));
+    await().atMost(Duration.ofSeconds(30)).until(() -> countMembers(view) == 1);
+    await("the last node serving on").during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(5))
+        .until(() -> !survivor.system().whenTerminated().isCompleted());
+  }
+
+  @Test
   void aCrashedPeerOrPeersLeavingGracefullyLeaveTheNodeServing() throws Exception {
-    List<Node> three = cluster.startThree("");
+    List<Node> three = cluster.startThree(SETTLE);
     Node survivor = three.get(0);
     Cluster view = Cluster.get(survivor.system());
     // A crash: downed, removed; the two others are still a majority of three.
