@@ -237,11 +237,8 @@ public final class Room {
 
   private Tick moveLine(RoomState room, OnSaleSchedule schedule, long now) {
     if (line == null) {
-      // Back from a restart: the window's history is gone, so count the places admitted in
-      // the last window as still shopping (as many as the rate can have let in, at most).
       line = new AdmissionControl.Line(room.admittedUpTo(), 0, room.advancedAt());
-      long windowMinutes = Math.max(1, shoppingWindow.toMinutes());
-      shoppers.admittedShopping(Math.min(room.admittedUpTo(), schedule.admissionPerMinute() * windowMinutes), now);
+      countAdmissionsAfterRestart(room);
     }
     AdmissionControl.Line from = new AdmissionControl.Line(line.admittedUpTo(), line.carry(),
         Math.max(line.at(), now - MAX_STEP_MS));
@@ -255,6 +252,26 @@ public final class Room {
     forgetEndedPlaces(room, now);
     return new Tick(OptionalLong.empty(), Optional.empty(),
         line.admittedUpTo() == room.admittedUpTo() ? OptionalLong.empty() : OptionalLong.of(line.admittedUpTo()));
+  }
+
+  /**
+   * Back from a restart (the room's node died, or the room moved): who arrived, bought or left
+   * was kept in memory and is gone, but the admission log says when each place of the last
+   * window was admitted. Each counts from its own second as a place whose fan has not come yet:
+   * for the arrival window, less those who buy or leave from now on (they stop counting at their
+   * own second). Counting every place of the window as shopping, as this did before, held the
+   * line shut for the whole admission window (30 minutes) once the cap had been reached, however
+   * many fans had bought meanwhile: the simulator's kill of the event's node stopped admissions
+   * with 2,199 fans waiting and seats coming back. The cost is the other way and bounded: fans
+   * admitted longer than the arrival window ago who are still shopping are no longer counted, so
+   * the line may run that many past the cap while they finish.
+   */
+  private void countAdmissionsAfterRestart(RoomState room) {
+    long previous = 0;
+    for (AdmissionLog.Step step : room.admissions()) {
+      if (step.at() != AdmissionLog.LONG_AGO && step.upTo() > previous) shoppers.admitted(step.upTo() - previous, step.at());
+      previous = Math.max(previous, step.upTo());
+    }
   }
 
   /** A released or bought place whose window would have ended needs no remembering: its token no longer admits anyway. */

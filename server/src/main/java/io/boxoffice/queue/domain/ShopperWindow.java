@@ -42,13 +42,6 @@ public final class ShopperWindow {
     second(now)[ADMITTED] += places;
   }
 
-  /** {@code places} admitted at {@code now} whose fans count as arrived (shopping) from the start. */
-  public void admittedShopping(long places, long now) {
-    long[] s = second(now);
-    s[ADMITTED] += places;
-    s[ARRIVED] += places;
-  }
-
   /** The fan of one place admitted at {@code admittedAt} arrived: it counts for its whole window, while that second is in it. */
   public void arrivedAdmittedAt(long admittedAt) {
     long[] s = find(admittedAt);

@@ -43,7 +43,12 @@ final class Journal {
 
   /** The same record read by a fresh room: what the room kept in memory is gone. */
   Journal restarted() {
-    Journal again = new Journal(new Room(WINDOW, () -> SALT), schedule);
+    return restarted(new Room(WINDOW, () -> SALT));
+  }
+
+  /** The same record read by {@code fresh}, a room as after a restart. */
+  Journal restarted(Room fresh) {
+    Journal again = new Journal(fresh, schedule);
     again.defined = defined;
     again.open = open;
     again.paused = paused;

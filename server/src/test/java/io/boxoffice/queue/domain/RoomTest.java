@@ -253,12 +253,35 @@ class RoomTest {
   }
 
   @Test
-  void afterARestartAtMostWhatTheRateCouldLetInCountsAsShopping() {
-    Journal j = startedSale(6, 100_000, 10_000);
-    j.admittedUpTo = 5_000;
+  void afterARestartAPurchaseStopsCountingAtItsPlacesOwnSecond() {
+    Journal j = startedSale(600, 400, 10_000);
+    long now = j.tickEverySecond(START, 50);
     Journal again = j.restarted();
-    again.tick(START + 1000);
-    assertEquals(6 * Journal.WINDOW.toMinutes(), again.room.activeShoppers(START + 1000));
+    again.tick(now + 1000);
+    for (long place = 1; place <= 30; place++) again.room.bought(again.state(), 0, place);
+    assertEquals(370, again.room.activeShoppers(now + 1000), "the 30 who bought no longer count");
+    again.tick(now + 2000);
+    assertEquals(410, again.admittedUpTo, "the line goes on, as far as the rate allows in a second");
+  }
+
+  @Test
+  void afterARestartPlacesAdmittedBeforeTheArrivalWindowNoLongerHoldTheLine() {
+    Duration window = Duration.ofMinutes(30);
+    Duration arrival = Duration.ofMinutes(3);
+    Journal j = new Journal(new Room(window, arrival, () -> Journal.SALT), schedule(600, 400));
+    for (int i = 0; i < 10_000; i++) j.join(LOBBY);
+    j.tick(START);
+    long now = j.tickEverySecond(START, 50);
+    assertEquals(400, j.admittedUpTo, "the cap is reached");
+    for (long place = 1; place <= 400; place++) j.room.arrived(j.state(), 0, place);
+    long later = now + arrival.toMillis() + 5_000;
+    j.tickEverySecond(now, (int) ((later - now) / 1000));
+    assertEquals(400, j.admittedUpTo, "fans who came still count: nobody told this room they bought");
+    Journal again = j.restarted(new Room(window, arrival, () -> Journal.SALT));
+    again.tick(later + 1000);
+    assertTrue(again.admittedUpTo > 400, "the line moves again at once, not after the 30-minute window");
+    assertEquals(again.admittedUpTo - 400, again.room.activeShoppers(later + 1000),
+        "only the places admitted since count: those from before the arrival window are not guessed to shop");
   }
 
   // ---- leaving and buying ----------------------------------------------------------------

@@ -66,11 +66,4 @@ class ShopperWindowTest {
     w.stoppedAdmittedAt(T0, true);
     assertEquals(1, w.active(T0 + 600_000), "one who came bought");
   }
-
-  @Test
-  void placesCountedAfterARestartCountAsShoppingForTheWholeWindow() {
-    ShopperWindow w = new ShopperWindow(Duration.ofMinutes(30), Duration.ofMinutes(3));
-    w.admittedShopping(40, T0);
-    assertEquals(40, w.active(T0 + 600_000));
-  }
 }
