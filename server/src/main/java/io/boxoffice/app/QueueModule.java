@@ -107,7 +107,8 @@ final class QueueModule {
     };
     Manifests manifests = new Manifests(system, entities.manifestTopic(), catalogue, Manifests.Settings.fromConfig(config),
         eventId -> refs.rooms().apply(eventId).tell(new WaitingRoom.Tick()), watch);
-    EdgeLine line = new EdgeLine(refs.rooms(), system.scheduler(), askTimeout);
+    // Reported again while places of the last admission window may still be waiting to be admitted.
+    EdgeLine line = new EdgeLine(refs.rooms(), system.scheduler(), askTimeout, s.shoppingWindow());
     system.scheduler().scheduleWithFixedDelay(s.lineReportInterval(), s.lineReportInterval(), line::report,
         system.executionContext());
     return new Edge(manifests, line, fans, presale, pow);

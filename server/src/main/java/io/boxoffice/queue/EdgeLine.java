@@ -17,7 +17,11 @@ import org.apache.pekko.actor.typed.javadsl.AskPattern;
  * This edge node's part of every waiting room: it hands out later places from blocks leased
  * from the event's {@link WaitingRoom} and reports the highest given once a second, so the crowd
  * never writes through one actor per request. (Lobby entries are counted per account by the
- * room itself, through each account's {@link QueuePlace}.)
+ * room itself, through each account's {@link QueuePlace}.) The room keeps what it was told in
+ * memory, so the report goes on, unchanged, for {@code repeatFor} after the last new place: a
+ * room started again on another node (its node died) learns within a report how far its line
+ * may go. Told only of changes, it stayed behind its lobby's cohort while the later arrivals
+ * who had their places already waited (the simulator's kill of the event's node).
  */
 public final class EdgeLine {
   private static final int LEASE = 100;
@@ -31,6 +35,8 @@ public final class EdgeLine {
     long to = 0;
     long highestGiven;
     long reported;
+    /** When a report first carried {@link #reported} (epoch ms). */
+    long reportedSince;
     boolean leasing;
     final ArrayDeque<CompletableFuture<Long>> waiting = new ArrayDeque<>();
   }
@@ -38,12 +44,21 @@ public final class EdgeLine {
   private final Function<String, RecipientRef<WaitingRoom.Command>> rooms;
   private final Scheduler scheduler;
   private final Duration askTimeout;
+  private final long repeatForMillis;
   private final Map<String, Block> blocks = new ConcurrentHashMap<>();
 
+  /** Reports the highest place given only when it changed. */
   public EdgeLine(Function<String, RecipientRef<WaitingRoom.Command>> rooms, Scheduler scheduler, Duration askTimeout) {
+    this(rooms, scheduler, askTimeout, Duration.ZERO);
+  }
+
+  /** Reports the highest place given at each {@link #report}, for {@code repeatFor} after it last changed. */
+  public EdgeLine(Function<String, RecipientRef<WaitingRoom.Command>> rooms, Scheduler scheduler, Duration askTimeout,
+                  Duration repeatFor) {
     this.rooms = rooms;
     this.scheduler = scheduler;
     this.askTimeout = askTimeout;
+    this.repeatForMillis = repeatFor.toMillis();
   }
 
   /**
@@ -103,14 +118,23 @@ public final class EdgeLine {
         });
   }
 
-  /** Tells each waiting room what this node saw since the last report. */
+  /** Tells each waiting room the highest place this node gave, when it changed or changed less than repeatFor ago. */
   public void report() {
+    report(System.currentTimeMillis());
+  }
+
+  void report(long now) {
     blocks.forEach((eventId, block) -> {
       long highest;
       synchronized (block) {
         highest = block.highestGiven;
-        if (highest == block.reported) return;
-        block.reported = highest;
+        if (highest == 0) return;
+        if (highest != block.reported) {
+          block.reported = highest;
+          block.reportedSince = now;
+        } else if (now - block.reportedSince >= repeatForMillis) {
+          return;
+        }
       }
       rooms.apply(eventId).tell(new WaitingRoom.PlacesAssigned(highest));
     });
