@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.cfg.CoercionAction;
 import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
 import com.fasterxml.jackson.databind.type.LogicalType;
+import io.boxoffice.common.Tracing;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -15,6 +16,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.http.javadsl.model.ContentTypes;
+import org.apache.pekko.http.javadsl.model.HttpRequest;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
 import org.apache.pekko.http.javadsl.model.MediaTypes;
 import org.apache.pekko.http.javadsl.model.StatusCodes;
@@ -29,6 +31,7 @@ import org.apache.pekko.serialization.jackson.JacksonObjectMapperProvider;
 import org.apache.pekko.stream.Materializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
 
 /**
  * What every routes class shares: JSON in and out through Pekko's configured Jackson mapper,
@@ -100,18 +103,41 @@ public final class Api extends AllDirectives {
     return error(new ApiError(status, code, message));
   }
 
-  /** Completes with the stage's response; failures become contract errors, a timeout a 503. */
+  /**
+   * Completes with the stage's response; failures become contract errors, a timeout a 503. A
+   * failure is logged on whichever thread completes the stage, so its line takes the request's
+   * trace id from the request ({@link RequestTracing#TRACEPARENT}), not from that thread's MDC.
+   */
   public Route respond(CompletionStage<HttpResponse> response) {
-    return completeWithFuture(response.exceptionally(this::failure));
+    return extractRequest(request -> completeWithFuture(response.exceptionally(t -> failure(t, request))));
   }
 
   public HttpResponse failure(Throwable t) {
+    return failure(t, null);
+  }
+
+  /** Completes with {@link #failure(Throwable, HttpRequest)} of this request. */
+  public Route fail(Throwable t) {
+    return extractRequest(request -> complete(failure(t, request)));
+  }
+
+  /** As {@link #failure(Throwable)}, logging an unexpected failure with {@code request}'s trace id (request may be null). */
+  public HttpResponse failure(Throwable t, HttpRequest request) {
     Throwable cause = t instanceof CompletionException && t.getCause() != null ? t.getCause() : t;
     if (cause instanceof ApiError e) return error(e);
     if (cause instanceof TimeoutException || cause instanceof AskTimeoutException) {
       return error(503, "unavailable", "the service did not answer in time, try again");
     }
-    log.error("request failed", cause);
+    String traceId = request == null ? null
+        : request.getAttribute(RequestTracing.TRACEPARENT).map(Tracing::traceIdOf).orElse(null);
+    String outer = MDC.get(Tracing.MDC_KEY);
+    if (traceId != null) MDC.put(Tracing.MDC_KEY, traceId);
+    try {
+      log.error("request failed", cause);
+    } finally {
+      if (outer == null) MDC.remove(Tracing.MDC_KEY);
+      else MDC.put(Tracing.MDC_KEY, outer);
+    }
     return error(503, "unavailable", "the service failed to answer, try again");
   }
 
@@ -181,7 +207,7 @@ public final class Api extends AllDirectives {
     ExceptionHandler exceptions = ExceptionHandler.newBuilder()
         .match(ApiError.class, e -> complete(error(e)))
         .match(EntityStreamSizeException.class, e -> complete(error(413, "too_large", "the request body is too large")))
-        .matchAny(e -> complete(failure(e)))
+        .matchAny(this::fail)
         .build();
     RejectionHandler rejections = RejectionHandler.defaultHandler().mapRejectionResponse(this::asContractError);
     return root.seal(rejections, exceptions);

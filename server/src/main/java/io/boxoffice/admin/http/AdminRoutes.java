@@ -245,7 +245,7 @@ public final class AdminRoutes extends AllDirectives {
   private Route live(String eventId) {
     if (!VenueLayout.isValidEntityId(eventId)) return complete(api.error(404, "not_found", "no such event"));
     CompletionStage<Route> known = manifests.current(eventId).handle((m, error) -> error != null
-        ? complete(api.failure(error))
+        ? api.fail(error)
         : completeOK(liveStream.of(eventId), EventStreamMarshalling.toEventStream()));
     return onSuccess(known, route -> route);
   }

@@ -155,7 +155,7 @@ public final class QueueRoutes extends AllDirectives {
           .thenApply(tokenPlace -> new QueueToken.Claims(eventId, account, tokenPlace, prefix, nowSec, 0));
       return onComplete(claims, result -> result.isSuccess()
           ? answer(result.get(), m, now)
-          : complete(api.failure(result.failed().get())));
+          : api.fail(result.failed().get()));
     }));
   }
 
@@ -206,7 +206,7 @@ public final class QueueRoutes extends AllDirectives {
           ? complete(HttpResponse.create().withStatus(204)
               .addHeader(QueueCookie.expired(eventId))
               .addHeader(RawHeader.create("Cache-Control", "private, no-store")))
-          : complete(api.failure(result.failed().get())));
+          : api.fail(result.failed().get()));
     });
   }
 
