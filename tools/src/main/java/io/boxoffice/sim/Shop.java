@@ -124,6 +124,8 @@ final class Shop {
   }
 
   static String describe(Storefront.Reply r) {
-    return r.answered() ? r.status() + " " + r.error() : r.status() == Storefront.TIMED_OUT ? "timed out" : "no answer";
+    if (r.answered()) return r.status() + " " + r.error();
+    if (r.status() == Traffic.NOT_SENT) return "not sent: the run had ended";
+    return r.status() == Storefront.TIMED_OUT ? "timed out" : "no answer";
   }
 }

@@ -272,6 +272,7 @@ public final class Simulator {
       faultThread.awaitTermination(2, TimeUnit.MINUTES);
     }
     sale.end();
+    traffic.close();
     say("the run ends: letting calls in flight finish");
     long drainUntil = System.currentTimeMillis() + scenario.run().callTimeout().toMillis() + 2000;
     while (System.currentTimeMillis() < drainUntil && traffic.inFlight() > 0) TimeUnit.MILLISECONDS.sleep(200);
@@ -369,7 +370,10 @@ public final class Simulator {
           + Instant.ofEpochMilli(startsAt));
     }
     watchAll(events, admin);
-    for (Staged s : events) s.sale.end();
+    for (Staged s : events) {
+      s.sale.end();
+      s.sale.traffic.close();
+    }
     say("the run ends: letting calls in flight finish");
     long drainUntil = System.currentTimeMillis() + scenario.run().callTimeout().toMillis() + 2000;
     while (System.currentTimeMillis() < drainUntil && events.stream().anyMatch(s -> s.sale.traffic.inFlight() > 0)) {

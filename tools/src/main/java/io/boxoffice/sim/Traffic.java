@@ -39,7 +39,11 @@ final class Traffic {
   private final Counts<String> answers = new Counts<>();
   final LongAdder sent = new LongAdder();
   private final LongAdder fiveXx = new LongAdder();
+  /** Status of a call not sent because the run had ended ({@link #close}). */
+  static final int NOT_SENT = -3;
+
   private final int inFlightLimit;
+  private volatile boolean closed;
   private volatile long origin;
   /** The part of the run calls sent now belong to (around a fault: before, during, after), or null. */
   private volatile String window;
@@ -74,7 +78,16 @@ final class Traffic {
   CompletableFuture<Storefront.Reply> call(String phase, Tab tab, String method, String path, String body, Map<String, String> headers,
                                            boolean keepOkBody) {
     CompletableFuture<Storefront.Reply> out = new CompletableFuture<>();
+    if (closed) {
+      out.complete(notSent());
+      return out;
+    }
     Runnable send = () -> {
+      if (closed) {
+        release();
+        out.complete(notSent());
+        return;
+      }
       long started = System.nanoTime();
       String inWindow = window;
       sent.increment();
@@ -117,9 +130,10 @@ final class Traffic {
     headers.putAll(extra);
     return call(phase, tab, method, path, body, headers, keepOkBody).thenCompose(r -> {
       boolean again = !r.answered() || r.status() == 429 || r.status() == 503;
-      if (!again || attempts <= 1) return CompletableFuture.completedFuture(r);
+      if (!again || attempts <= 1 || closed) return CompletableFuture.completedFuture(r);
       long wait = r.answered() ? Math.min(5000, r.retryAfterMillis()) : 500;
-      return after(wait).thenCompose(v -> retrying(phase, tab, method, path, body, extra, attempts - 1, keepOkBody));
+      return after(wait).thenCompose(v -> closed ? CompletableFuture.completedFuture(r)
+          : retrying(phase, tab, method, path, body, extra, attempts - 1, keepOkBody));
     });
   }
 
@@ -153,6 +167,20 @@ final class Traffic {
 
   int waitingCalls() {
     return waiting.size();
+  }
+
+  /**
+   * The run ended: no call is sent from now on (queued ones and retries complete as
+   * {@link #NOT_SENT}), so once the calls in flight are answered, what the crowd saw is final
+   * and the event's own count can be read against it. A retry sent after that read used to
+   * report a sale the read had not seen ("confirmed but not counted").
+   */
+  void close() {
+    closed = true;
+  }
+
+  private Storefront.Reply notSent() {
+    return new Storefront.Reply(NOT_SENT, "", null, 0);
   }
 
   int inFlight() {

@@ -9,7 +9,11 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.Executors;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -18,6 +22,7 @@ import org.junit.jupiter.api.Test;
 class SimTrafficWindowsTest {
   private HttpServer server;
   private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
+  private final AtomicInteger busyCalls = new AtomicInteger();
 
   @BeforeEach
   void start() throws Exception {
@@ -29,6 +34,7 @@ class SimTrafficWindowsTest {
       x.close();
     });
     server.createContext("/busy", x -> {
+      busyCalls.incrementAndGet();
       byte[] body = "{\"error\":\"overloaded\"}".getBytes(StandardCharsets.UTF_8);
       x.getResponseHeaders().add("Content-Type", "application/json");
       x.sendResponseHeaders(503, body.length);
@@ -66,5 +72,19 @@ class SimTrafficWindowsTest {
     assertEquals(4L, t.answers().get("hold").values().stream().mapToLong(Long::longValue).sum() - 1, "5 holds in all, 1 of them a 503");
     assertEquals(2, t.latencyByWindow().get(Fault.DURING).size());
     assertEquals(3, byWindow.size(), "the calls sent in no window are in none");
+  }
+
+  @Test
+  void onceTheRunEndsNothingIsSentNotEvenARetry() throws Exception {
+    Storefront store = new Storefront(new int[] {server.getAddress().getPort()});
+    Traffic t = new Traffic(store, "e", 4, Duration.ofSeconds(5), Duration.ofSeconds(5), scheduler);
+    Tab tab = new Tab(new Account(1, -1, "fan-1@example.com", true), 0, "198.51.100.7");
+    CompletableFuture<Storefront.Reply> checkout = t.retrying("checkout", tab, "GET", "/busy", null, Map.of(), 8);
+    Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> busyCalls.get() == 1);
+    t.close();
+    Storefront.Reply last = checkout.get(10, TimeUnit.SECONDS);
+    assertEquals(503, last.status(), "the retry waiting for its Retry-After is not sent: the last answer stands");
+    assertEquals(Traffic.NOT_SENT, t.call("hold", null, "GET", "/busy", null, Map.of()).get().status());
+    assertEquals(1, busyCalls.get(), "the server saw the first attempt only");
   }
 }
