@@ -280,7 +280,8 @@ public final class Node {
       if (manifests.known(eventId) != null) metrics.requestShed(eventId, priority);
     });
     QueueRoutes queue = new QueueRoutes(api, bulkheads, identity, line.fans(), manifests, queueTokens, line.line(), line.pow(),
-        line.presale(), refs.places(), refs.registries(), system.scheduler(), clock, tokenMaxAge);
+        line.presale(), refs.places(), refs.registries(), system.scheduler(), clock, tokenMaxAge,
+        QueueModule.Settings.fromConfig(config).joinWait());
     ShopRoutes shop = new ShopRoutes(api, bulkheads, identity,
         new QueueAdmission(api, line.fans(), manifests, queueTokens, clock, tokenMaxAge), views, refs.inventories(),
         refs.carts(), system.scheduler(), ShopSettings.fromConfig(config), metrics);

@@ -36,14 +36,14 @@ final class QueueModule {
   /** {@code boxoffice.queue} and the queue entities' snapshot policies. */
   record Settings(Duration tick, Duration shoppingWindow, Duration arrivalWindow, Duration keeperInterval,
                   Duration lineReportInterval, SnapshotPolicy roomSnapshots, SnapshotPolicy presaleSnapshots,
-                  Duration pageFactsWait) {
+                  Duration pageFactsWait, Duration joinWait) {
     static Settings fromConfig(Config config) {
       Config q = config.getConfig("boxoffice.queue");
       Config snapshots = config.getConfig("boxoffice.snapshots");
       return new Settings(q.getDuration("tick"), q.getDuration("admission-window"), q.getDuration("arrival-window"),
           q.getDuration("keeper-interval"), q.getDuration("line-report-interval"),
           SnapshotPolicy.fromConfig(snapshots, "waiting-room"), SnapshotPolicy.fromConfig(snapshots, "presale-registry"),
-          q.getDuration("page-facts-wait"));
+          q.getDuration("page-facts-wait"), q.getDuration("join-wait"));
     }
   }
 
@@ -58,7 +58,8 @@ final class QueueModule {
     WaitingRoom.init(system, new WaitingRoomSettings(clock, s.tick(), s.shoppingWindow(), s.arrivalWindow(), refs.inventories(),
         m -> manifestTopic.tell(Topic.publish(m)), askTimeout, s.roomSnapshots()));
     ActorRef<OnSaleKeeper.Command> keeper = OnSaleKeeper.init(system, readSide, s.keeperInterval(), refs.rooms());
-    QueuePlace.init(system, refs.rooms(), askTimeout);
+    // The place's ask of the room ends a second before the join's ask of the place (QueueRoutes).
+    QueuePlace.init(system, refs.rooms(), s.joinWait().minusSeconds(1));
     PresaleRegistry.init(system, s.presaleSnapshots());
     return new Entities(manifestTopic, keeper);
   }

@@ -79,7 +79,7 @@ class ModuleSettingsTest {
     Config config = with("""
         boxoffice.supervision { min-backoff = 1s, max-backoff = 20s, random-factor = 0.5, max-restarts = 7, reset-after = 1m }
         boxoffice.http { retry-min-attempt = 1s, retry-pause = 100ms, cart-expiry-wait = 2s }
-        boxoffice.queue { room-start-wait = 7s, catalogue-retry = 4s, page-facts-wait = 3s }
+        boxoffice.queue { room-start-wait = 7s, catalogue-retry = 4s, page-facts-wait = 3s, join-wait = 5s }
         boxoffice.inventory { warm-up = 2m, recent-holds = 100, snapshot-keep = 5 }
         boxoffice.metrics { shard-gauges-delay = 1s, shard-gauges-interval = 1m }
         boxoffice.stop-timeout = 50s
@@ -92,6 +92,7 @@ class ModuleSettingsTest {
     assertEquals(Duration.ofSeconds(2), shop.expiryWait());
     assertEquals(new Manifests.Settings(Duration.ofSeconds(7), Duration.ofSeconds(4)), Manifests.Settings.fromConfig(config));
     assertEquals(Duration.ofSeconds(3), QueueModule.Settings.fromConfig(config).pageFactsWait());
+    assertEquals(Duration.ofSeconds(5), QueueModule.Settings.fromConfig(config).joinWait());
     InventorySettings inventory = inventory(config);
     assertEquals(Duration.ofMinutes(2), inventory.warmUp());
     assertEquals(100, inventory.recentHolds());

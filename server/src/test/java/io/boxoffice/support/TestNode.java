@@ -52,6 +52,12 @@ public final class TestNode {
     return Node.start(overrides.withFallback(config(PG_URL, "target/unused")), new Node.Options(clock, payments));
   }
 
+  /** A signed-in fan's {@code bo_id} value for {@code accountId}, as a node of {@link #config} issues it (no sign-up asked). */
+  public static String identityOf(String accountId, Clock clock) {
+    return new io.boxoffice.edge.IdentityToken(io.boxoffice.common.Hmac.fromBase64OrRandom(KEY), clock, Duration.ofHours(1))
+        .issue(accountId);
+  }
+
   public static PaymentSimulator payments() {
     return new PaymentSimulator(Duration.ofMillis(300), 0.0);
   }

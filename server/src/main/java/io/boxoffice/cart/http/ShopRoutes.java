@@ -24,19 +24,13 @@ import java.util.function.Function;
 import org.apache.pekko.actor.typed.RecipientRef;
 import org.apache.pekko.actor.typed.Scheduler;
 import org.apache.pekko.actor.typed.javadsl.AskPattern;
-import org.apache.pekko.http.javadsl.model.ContentTypes;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
-import org.apache.pekko.http.javadsl.model.headers.CacheControl;
-import org.apache.pekko.http.javadsl.model.headers.CacheDirectives;
-import org.apache.pekko.http.javadsl.model.headers.ETag;
-import org.apache.pekko.http.javadsl.model.headers.EntityTag;
-import org.apache.pekko.http.javadsl.model.headers.RawHeader;
 import org.apache.pekko.http.javadsl.server.AllDirectives;
 import org.apache.pekko.http.javadsl.server.Route;
 
 /**
  * The admitted fan's shop under {@code /api/events/{eventId}}: seat map and availability from
- * this node's memory; holds, releases and the cart straight from the event's inventory (the
+ * this node's memory ({@link SeatMapResponses}); holds, releases and the cart straight from the event's inventory (the
  * one writer of its seats); checkout through the fan's {@link Cart}. After answering a hold or
  * a release the edge tells the fan's cart (fire and forget), which keeps the hold timer: the
  * reply never waits for the cart, and the single writer of a hot event spends nothing on it.
@@ -65,6 +59,7 @@ public final class ShopRoutes extends AllDirectives {
   private final Duration retryDeadline;
   private final AskAgain askAgain;
   private final CartView cartView;
+  private final SeatMapResponses maps;
   private final ShopMetrics metrics;
 
   public ShopRoutes(Api api, BulkheadDirectives bulkheads, Identity identity, ShopAdmission admission, EventViews views,
@@ -74,6 +69,7 @@ public final class ShopRoutes extends AllDirectives {
     this.retryDeadline = settings.retryDeadline();
     this.askAgain = settings.askAgain();
     this.cartView = new CartView(api, inventories, carts, scheduler, settings.expiryWait());
+    this.maps = new SeatMapResponses(api, views);
     this.metrics = metrics;
     this.api = api;
     this.bulkheads = bulkheads;
@@ -91,8 +87,8 @@ public final class ShopRoutes extends AllDirectives {
       // The event's bulkhead comes first: a request it sheds costs no cookie check, queue pass
       // or body parse, so a flood of one event cannot buy itself CPU by being refused.
       return concat(
-          path("seatmap", () -> get(() -> read(eventId, () -> admitted(eventId, (account, pass) -> seatMap(eventId))))),
-          path("availability", () -> get(() -> read(eventId, () -> admitted(eventId, (account, pass) -> availability(eventId))))),
+          path("seatmap", () -> get(() -> read(eventId, () -> admitted(eventId, (account, pass) -> maps.seatMap(eventId))))),
+          path("availability", () -> get(() -> read(eventId, () -> admitted(eventId, (account, pass) -> maps.availability(eventId))))),
           path("cart", () -> get(() -> read(eventId, () -> admitted(eventId, (account, pass) -> api.respond(cartView.of(eventId, account)))))),
           path(segment("cart").slash("holds"), () -> post(() -> bulkheads.guard(eventId, Bulkhead.Priority.HOLD,
               () -> admitted(eventId, (account, pass) -> traced(
@@ -120,77 +116,6 @@ public final class ShopRoutes extends AllDirectives {
   private Route read(String eventId, java.util.function.Supplier<Route> inner) {
     return bulkheads.guard(eventId, Bulkhead.Priority.READ, inner);
   }
-
-  /**
-   * The seat map, rendered once per event: the contract's JSON, or the compact form with
-   * {@code ?format=compact}; gzipped when the client accepts it (a 70,000-seat stadium is about
-   * 8 MB as plain contract JSON). Each form and encoding has its own ETag.
-   */
-  private Route seatMap(String eventId) {
-    return parameterOptional("format", format -> {
-      boolean compact = format.isPresent() && format.get().equals("compact");
-      if (format.isPresent() && !compact) return complete(api.error(400, "bad_request", "format must be compact or absent"));
-      return optionalHeaderValueByName("Accept-Encoding", accept -> {
-        boolean gzip = accept.map(ShopRoutes::acceptsGzip).orElse(false);
-        return onSuccess(views.seatMap(eventId), view -> optionalHeaderValueByName("If-None-Match", etag -> {
-          String version = view.version() + (compact ? "-c" : "") + (gzip ? "-gz" : "");
-          String tag = "\"" + version + "\"";
-          List<org.apache.pekko.http.javadsl.model.HttpHeader> headers = List.of(
-              ETag.create(EntityTag.create(version, false)),
-              RawHeader.create("Vary", "Accept-Encoding"),
-              RawHeader.create("Cache-Control", "public, max-age=31536000, immutable"));
-          if (etag.map(t -> t.equals(tag)).orElse(false)) {
-            return complete(HttpResponse.create().withStatus(304).addHeaders(headers));
-          }
-          byte[] body = compact ? (gzip ? view.compactGzip() : view.compact()) : (gzip ? view.jsonGzip() : view.json());
-          // One rendering shared by every response, never copied: a byte[] entity is copied per
-          // response, and 4,000 shoppers reading a 7.9 MB stadium map at once ran a 2 GB heap out.
-          HttpResponse response = HttpResponse.create().withStatus(200).addHeaders(headers)
-              .withEntity(ContentTypes.APPLICATION_JSON, org.apache.pekko.util.ByteString.fromArrayUnsafe(body));
-          return complete(gzip ? response.addHeader(RawHeader.create("Content-Encoding", "gzip")) : response);
-        }));
-      });
-    });
-  }
-
-  /** Whether an {@code Accept-Encoding} value allows gzip (listed, or by {@code *}, without {@code q=0}). */
-  static boolean acceptsGzip(String acceptEncoding) {
-    for (String part : acceptEncoding.toLowerCase(java.util.Locale.ROOT).split(",")) {
-      String[] p = part.trim().split(";");
-      String coding = p[0].trim();
-      if (!coding.equals("gzip") && !coding.equals("x-gzip") && !coding.equals("*")) continue;
-      boolean refused = false;
-      for (int i = 1; i < p.length; i++) {
-        String q = p[i].trim().replace(" ", "");
-        if (q.startsWith("q=") && q.substring(2).matches("0(\\.0{0,3})?")) refused = true;
-      }
-      if (!refused) return true;
-    }
-    return false;
-  }
-
-  /**
-   * The event's newest availability snapshot. Its response is built once per snapshot and
-   * served as is to every reader until the next one (a 70,000-seat map is 17.5 KB: copied and
-   * wrapped per request, it made a flood of readers cost the node far more than it needs to).
-   */
-  private Route availability(String eventId) {
-    return api.respond(views.availability(eventId).thenApply(a -> {
-      AvailabilityResponse cached = availabilityResponses.get(eventId);
-      if (cached != null && cached.snapshot() == a) return cached.response();
-      HttpResponse response = HttpResponse.create().withStatus(200)
-          .addHeader(RawHeader.create("X-Snapshot-Version", Long.toString(a.version())))
-          .addHeader(CacheControl.create(CacheDirectives.PUBLIC, CacheDirectives.MAX_AGE(1)))
-          .withEntity(ContentTypes.APPLICATION_OCTET_STREAM, a.bits());
-      availabilityResponses.put(eventId, new AvailabilityResponse(a, response));
-      return response;
-    }));
-  }
-
-  private record AvailabilityResponse(EventInventory.Availability snapshot, HttpResponse response) {}
-
-  /** The response of each event's newest snapshot (events this node served; the snapshots themselves are kept by {@link EventViews} too). */
-  private final java.util.Map<String, AvailabilityResponse> availabilityResponses = new java.util.concurrent.ConcurrentHashMap<>();
 
   private Route hold(String eventId, String account, EventInventory.QueuePass pass, HoldRequest r, String traceparent) {
     if ((r.seats() == null) == (r.best() == null)) throw ApiError.badRequest("give either seats or best");

@@ -23,6 +23,7 @@ import io.boxoffice.queue.domain.ProofOfWork;
 import io.boxoffice.queue.domain.QueueToken;
 import io.boxoffice.venue.domain.VenueLayout;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -66,6 +67,7 @@ public final class QueueRoutes extends AllDirectives {
   /** {@code POST .../presale/registrations} answer. */
   public record Registration(String eventId, boolean registered) {}
 
+  private final Duration joinWait;
   private final Api api;
   private final BulkheadDirectives bulkheads;
   private final Identity identity;
@@ -84,7 +86,8 @@ public final class QueueRoutes extends AllDirectives {
   public QueueRoutes(Api api, BulkheadDirectives bulkheads, Identity identity, FanContext fans, Manifests manifests, QueueToken tokens, EdgeLine line,
                      ProofOfWork pow, PresaleCodes presale, Function<String, RecipientRef<QueuePlace.Command>> places,
                      Function<String, RecipientRef<PresaleRegistry.Command>> registries, Scheduler scheduler, Clock clock,
-                     long tokenMaxAgeSeconds) {
+                     long tokenMaxAgeSeconds, Duration joinWait) {
+    this.joinWait = joinWait;
     this.api = api;
     this.bulkheads = bulkheads;
     this.identity = identity;
@@ -179,9 +182,10 @@ public final class QueueRoutes extends AllDirectives {
    */
   private CompletionStage<Long> placeOf(String eventId, String account, WaitingRoom.Manifest m) {
     RecipientRef<QueuePlace.Command> place = places.apply(QueuePlace.entityId(eventId, account));
+    // A join is idempotent per account: it waits for a slow place (a lobby's first seconds) rather than answering 503.
     CompletionStage<QueuePlace.Place> kept = m.salt() == null
-        ? AskPattern.ask(place, QueuePlace.JoinLobby::new, api.askTimeout(), scheduler)
-        : AskPattern.ask(place, QueuePlace.Lookup::new, api.askTimeout(), scheduler);
+        ? AskPattern.ask(place, QueuePlace.JoinLobby::new, joinWait, scheduler)
+        : AskPattern.ask(place, QueuePlace.Lookup::new, joinWait, scheduler);
     return kept.thenCompose(p -> {
       JoinOutcome outcome = JoinPolicy.afterAsking(p.holds(), p.refusal());
       if (outcome instanceof JoinOutcome.Refused refused) throw refusal(refused);
@@ -191,7 +195,7 @@ public final class QueueRoutes extends AllDirectives {
       // After the start (or a lobby entry given up): a place at the back of the line.
       return line.nextPlace(eventId)
           .thenCompose(offered -> AskPattern.<QueuePlace.Command, QueuePlace.Place>ask(place,
-              ref -> new QueuePlace.Claim(offered, ref), api.askTimeout(), scheduler))
+              ref -> new QueuePlace.Claim(offered, ref), joinWait, scheduler))
           .thenApply(taken -> taken.place() > 0 ? taken.place() : Standing.lobbyToken(taken.lobbyIndex()));
     });
   }
