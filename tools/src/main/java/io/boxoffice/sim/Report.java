@@ -571,7 +571,8 @@ final class Report {
         .replace("{{data}}", json);
   }
 
-  private static String escape(String s) {
+  /** Text made safe inside HTML (the reports' summaries and titles). */
+  static String escape(String s) {
     return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
   }
 }

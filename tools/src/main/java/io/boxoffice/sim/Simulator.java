@@ -226,14 +226,23 @@ public final class Simulator {
     this.eventId = "sim-" + scenario.name().replaceAll("[^A-Za-z0-9_-]", "") + "-" + runTag;
   }
 
+  /** The crowd's transport to the node: HTTP/1.1 connections of its own, on the simulator's HTTP threads. */
+  private Storefront crowdStore() {
+    return new Storefront(List.of(base), HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+        .connectTimeout(Duration.ofSeconds(5)).executor(httpThreads).build());
+  }
+
+  /** The event manager's calls, apart from the crowd's connections. */
+  private Admin admin() {
+    return new Admin(new Storefront(List.of(base), HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build()),
+        adminToken);
+  }
+
   private Result simulate() throws Exception {
     if (scenario.staggered().any()) return simulateStaggered();
     long began = System.currentTimeMillis();
-    HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5))
-        .executor(httpThreads).build();
-    Storefront store = new Storefront(List.of(base), client);
-    Admin admin = new Admin(new Storefront(List.of(base), HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build()),
-        adminToken);
+    Storefront store = crowdStore();
+    Admin admin = admin();
     Scenario.EventSpec e = scenario.event();
     admin.createVenueAndEvent(new Admin.EventSpec(eventId, "v-" + eventId, "Simulated " + scenario.name(), e.seats(), e.holdSeconds(),
         e.holdJitterSeconds(), e.maxSeatsPerAccount()));
@@ -322,11 +331,8 @@ public final class Simulator {
    */
   private Result simulateStaggered() throws Exception {
     long began = System.currentTimeMillis();
-    HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5))
-        .executor(httpThreads).build();
-    Storefront store = new Storefront(List.of(base), client);
-    Admin admin = new Admin(new Storefront(List.of(base), HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build()),
-        adminToken);
+    Storefront store = crowdStore();
+    Admin admin = admin();
     Scenario.EventSpec e = scenario.event();
     int n = scenario.staggered().events();
     long spacing = scenario.staggered().spacing().toMillis();

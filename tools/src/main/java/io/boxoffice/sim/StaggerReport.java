@@ -182,19 +182,16 @@ final class StaggerReport {
     }
     StringBuilder links = new StringBuilder();
     for (Event e : events) {
-      links.append("<li><a href=\"").append(e.label()).append("/report.html\">").append(e.label()).append(" (").append(escape(e.eventId()))
+      links.append("<li><a href=\"").append(e.label()).append("/report.html\">").append(e.label()).append(" (").append(Report.escape(e.eventId()))
           .append(")</a>: fairness, honesty, calibration and its gate</li>\n");
     }
     String json = new ObjectMapper().writeValueAsString(data).replace("</", "<\\/");
     return template
-        .replace("{{title}}", escape("boxoffice staggered sales: " + scenario.name()))
-        .replace("{{summary}}", escape(summary()))
+        .replace("{{title}}", Report.escape("boxoffice staggered sales: " + scenario.name()))
+        .replace("{{summary}}", Report.escape(summary()))
         .replace("{{links}}", links.toString())
         .replace("{{echarts}}", echarts.replace("</script", "<\\/script"))
         .replace("{{data}}", json);
   }
 
-  private static String escape(String s) {
-    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
-  }
 }
