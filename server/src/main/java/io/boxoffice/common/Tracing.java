@@ -20,6 +20,8 @@ import io.opentelemetry.sdk.trace.samplers.Sampler;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
+import org.slf4j.MDC;
 
 /**
  * Traces of a request across edge, inventory and journal (OpenTelemetry), carried between nodes
@@ -34,6 +36,26 @@ public final class Tracing {
 
   /** The MDC key of the trace id in every log line written while a traced request is handled. */
   public static final String MDC_KEY = "traceId";
+
+  /** {@code work}'s result, with {@code traceId} as the MDC's trace id meanwhile (unchanged when null); the MDC as it was afterwards. */
+  public static <T> T inTrace(String traceId, Supplier<T> work) {
+    String outer = MDC.get(MDC_KEY);
+    if (traceId != null) MDC.put(MDC_KEY, traceId);
+    try {
+      return work.get();
+    } finally {
+      if (outer == null) MDC.remove(MDC_KEY);
+      else MDC.put(MDC_KEY, outer);
+    }
+  }
+
+  /** As {@link #inTrace}, for work without a result (a log line). */
+  public static void runInTrace(String traceId, Runnable work) {
+    inTrace(traceId, () -> {
+      work.run();
+      return null;
+    });
+  }
 
   private static final W3CTraceContextPropagator W3C = W3CTraceContextPropagator.getInstance();
   private static final TextMapGetter<String> TRACEPARENT = new TextMapGetter<>() {

@@ -31,7 +31,6 @@ import org.apache.pekko.serialization.jackson.JacksonObjectMapperProvider;
 import org.apache.pekko.stream.Materializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.slf4j.MDC;
 
 /**
  * What every routes class shares: JSON in and out through Pekko's configured Jackson mapper,
@@ -130,14 +129,7 @@ public final class Api extends AllDirectives {
     }
     String traceId = request == null ? null
         : request.getAttribute(RequestTracing.TRACEPARENT).map(Tracing::traceIdOf).orElse(null);
-    String outer = MDC.get(Tracing.MDC_KEY);
-    if (traceId != null) MDC.put(Tracing.MDC_KEY, traceId);
-    try {
-      log.error("request failed", cause);
-    } finally {
-      if (outer == null) MDC.remove(Tracing.MDC_KEY);
-      else MDC.put(Tracing.MDC_KEY, outer);
-    }
+    Tracing.runInTrace(traceId, () -> log.error("request failed", cause));
     return error(503, "unavailable", "the service failed to answer, try again");
   }
 

@@ -15,7 +15,6 @@ import org.apache.pekko.http.javadsl.model.HttpRequest;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.slf4j.MDC;
 
 /**
  * A server span per HTTP request, named by its route template (never by the raw path), with the
@@ -55,17 +54,15 @@ public final class RequestTracing {
       span.setAttribute("http.route", route.template());
       String traceparent = Tracing.traceparent(span);
       String traceId = span.getSpanContext().getTraceId();
-      String outer = MDC.get(Tracing.MDC_KEY);
-      MDC.put(Tracing.MDC_KEY, traceId);
       long started = System.nanoTime();
-      CompletionStage<HttpResponse> response;
-      try {
-        response = handler.apply(traceparent == null ? request : request.addAttribute(TRACEPARENT, traceparent));
-      } catch (RuntimeException e) {
-        response = CompletableFuture.failedFuture(e);
-      } finally {
-        restore(outer);
-      }
+      HttpRequest traced = traceparent == null ? request : request.addAttribute(TRACEPARENT, traceparent);
+      CompletionStage<HttpResponse> response = Tracing.inTrace(traceId, () -> {
+        try {
+          return handler.apply(traced);
+        } catch (RuntimeException e) {
+          return CompletableFuture.failedFuture(e);
+        }
+      });
       return response.whenComplete((r, e) -> {
         int status = r == null ? 500 : r.status().intValue();
         span.setAttribute("http.response.status_code", status);
@@ -73,13 +70,8 @@ public final class RequestTracing {
         if (e != null) span.recordException(e);
         span.end();
         if (access.isDebugEnabled()) {
-          String before = MDC.get(Tracing.MDC_KEY);
-          MDC.put(Tracing.MDC_KEY, traceId);
-          try {
-            access.debug("{} {} {} {} us", method, route.template(), status, (System.nanoTime() - started) / 1000);
-          } finally {
-            restore(before);
-          }
+          Tracing.runInTrace(traceId, () ->
+              access.debug("{} {} {} {} us", method, route.template(), status, (System.nanoTime() - started) / 1000));
         }
       });
     };
@@ -91,10 +83,5 @@ public final class RequestTracing {
     if (header.isEmpty()) return null;
     Optional<InetAddress> peer = request.getAttribute(AttributeKeys.remoteAddress).flatMap(a -> a.getAddress());
     return peer.isPresent() && trusted.isTrusted(peer.get()) ? header.get() : null;
-  }
-
-  private static void restore(String previous) {
-    if (previous == null) MDC.remove(Tracing.MDC_KEY);
-    else MDC.put(Tracing.MDC_KEY, previous);
   }
 }

@@ -10,7 +10,6 @@ import io.boxoffice.support.MutableClock;
 import io.boxoffice.support.TestNode;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -33,12 +32,7 @@ class OnSaleAdminIntegrationTest {
   }
 
   String newEvent() {
-    String id = UUID.randomUUID().toString().substring(0, 8);
-    assertEquals(201, admin.admin("POST", "/admin/venues", "{\"venueId\":\"v-" + id + "\",\"name\":\"Hall\",\"generate\":"
-        + "{\"layout\":\"stadium\",\"seats\":1000}}").status());
-    assertEquals(201, admin.admin("POST", "/admin/events", "{\"eventId\":\"e-" + id + "\",\"venueId\":\"v-" + id
-        + "\",\"name\":\"Show\",\"prices\":{\"floor\":100,\"lower\":50,\"upper\":20}}").status());
-    return "e-" + id;
+    return admin.newEvent(1000);
   }
 
   static String schedule(String lobby, String start) {

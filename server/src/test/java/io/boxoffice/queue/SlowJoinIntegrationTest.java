@@ -7,7 +7,7 @@ import io.boxoffice.app.Node;
 import io.boxoffice.support.HttpFan;
 import io.boxoffice.support.TestNode;
 import java.time.Clock;
-import java.util.UUID;
+import java.time.Instant;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -38,17 +38,13 @@ class SlowJoinIntegrationTest {
 
   @Test
   void aFansFirstJoinOnAFreshNodeIsAnsweredNot503() {
-    String id = UUID.randomUUID().toString().substring(0, 8);
-    assertEquals(201, admin.admin("POST", "/admin/venues", "{\"venueId\":\"v-" + id + "\",\"name\":\"Hall\",\"generate\":"
-        + "{\"layout\":\"stadium\",\"seats\":100}}").status());
-    assertEquals(201, admin.admin("POST", "/admin/events", "{\"eventId\":\"e-" + id + "\",\"venueId\":\"v-" + id
-        + "\",\"name\":\"Show\",\"prices\":{\"floor\":100,\"lower\":50,\"upper\":20}}").status());
-    java.time.Instant now = java.time.Instant.now();
-    HttpFan.Reply put = admin.admin("PUT", "/admin/events/e-" + id + "/onsale", "{\"lobbyOpensAt\":\"" + now
+    String event = admin.newEvent(100);
+    Instant now = Instant.now();
+    HttpFan.Reply put = admin.admin("PUT", "/admin/events/" + event + "/onsale", "{\"lobbyOpensAt\":\"" + now
         + "\",\"startsAt\":\"" + now.plusSeconds(600) + "\",\"admissionPerMinute\":600,\"maxActiveShoppers\":1000}");
     assertEquals(200, put.status(), put.body());
-    HttpFan fan = new HttpFan(node.httpPort()).withCookie(TestNode.identityOf("acc-" + id, Clock.systemUTC()));
-    HttpFan.Reply joined = fan.send("POST", "/api/events/e-" + id + "/queue", "{}");
+    HttpFan fan = new HttpFan(node.httpPort()).withCookie(TestNode.identityOf("acc-" + event, Clock.systemUTC()));
+    HttpFan.Reply joined = fan.send("POST", "/api/events/" + event + "/queue", "{}");
     assertEquals(200, joined.status(), joined.body());
     assertEquals("lobby", joined.json().get("state").asText());
   }

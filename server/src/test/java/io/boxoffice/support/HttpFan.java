@@ -86,4 +86,19 @@ public final class HttpFan {
   public Reply admin(String method, String path, String body) {
     return send(method, path, body, "Authorization", "Bearer " + TestNode.ADMIN_TOKEN);
   }
+
+  /**
+   * As a manager: a generated stadium venue of {@code seats} and an event in it (floor 100,
+   * lower 50, upper 20), both named after a fresh id; the event's id ({@code e-<id>}).
+   */
+  public String newEvent(int seats) {
+    String id = java.util.UUID.randomUUID().toString().substring(0, 8);
+    Reply venue = admin("POST", "/admin/venues", "{\"venueId\":\"v-" + id + "\",\"name\":\"Hall\",\"generate\":"
+        + "{\"layout\":\"stadium\",\"seats\":" + seats + "}}");
+    if (venue.status() != 201) throw new AssertionError("venue not made: " + venue.status() + " " + venue.body());
+    Reply event = admin("POST", "/admin/events", "{\"eventId\":\"e-" + id + "\",\"venueId\":\"v-" + id
+        + "\",\"name\":\"Show\",\"prices\":{\"floor\":100,\"lower\":50,\"upper\":20}}");
+    if (event.status() != 201) throw new AssertionError("event not made: " + event.status() + " " + event.body());
+    return "e-" + id;
+  }
 }
