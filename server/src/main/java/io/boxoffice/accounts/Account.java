@@ -51,7 +51,8 @@ public final class Account extends EventSourcedBehaviorWithEnforcedReplies<Accou
   public record State(String accountId, PasswordHasher.PasswordHash password) implements CborSerializable {}
 
   public static void init(ActorSystem<?> system) {
-    ClusterSharding.get(system).init(Entity.of(ENTITY_TYPE_KEY, ctx -> create(ctx.getEntityId())).withRole("inventory"));
+    ClusterSharding.get(system).init(Entity.of(ENTITY_TYPE_KEY, ctx -> create(ctx.getEntityId())).withRole("inventory")
+        .withAllocationStrategy(io.boxoffice.common.WarmPlacement.balanced(system)));
   }
 
   /** {@code entityId} is an {@link EmailAddress#key()}, or a valid normalized email for an account from before. */

@@ -185,7 +185,8 @@ public final class Cart extends EventSourcedBehaviorWithEnforcedReplies<Cart.Com
 
   public static void init(ActorSystem<?> system, CartSettings settings) {
     ClusterSharding.get(system).init(
-        Entity.of(ENTITY_TYPE_KEY, ctx -> create(ctx.getEntityId(), settings)).withRole("inventory"));
+        Entity.of(ENTITY_TYPE_KEY, ctx -> create(ctx.getEntityId(), settings)).withRole("inventory")
+        .withAllocationStrategy(io.boxoffice.common.WarmPlacement.balanced(system)));
   }
 
   public static Behavior<Command> create(String entityId, CartSettings settings) {

@@ -5,6 +5,8 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.pekko.actor.Address;
 import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.actor.typed.Extension;
+import org.apache.pekko.actor.typed.ExtensionId;
 import org.apache.pekko.actor.typed.Props;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.cluster.ClusterEvent;
@@ -17,12 +19,24 @@ import org.apache.pekko.cluster.typed.Subscribe;
  * placement a node that has just started again (cold JIT, slow to recover an entity) from a
  * warm one.
  */
-public final class MemberAges {
+public final class MemberAges implements Extension {
+  private static final ExtensionId<MemberAges> ID = new ExtensionId<>() {
+    @Override
+    public MemberAges createExtension(ActorSystem<?> system) {
+      return watch(system, "member-ages");
+    }
+  };
+
   private final Map<Address, Long> upSince = new ConcurrentHashMap<>();
 
   private MemberAges() {}
 
-  /** Starts watching the members on this node; call once per node. */
+  /** This node's member ages, watched from the first call on (one watcher per node). */
+  public static MemberAges get(ActorSystem<?> system) {
+    return ID.apply(system);
+  }
+
+  /** Starts watching the members on this node under the actor name {@code name}. */
   public static MemberAges watch(ActorSystem<?> system, String name) {
     MemberAges ages = new MemberAges();
     system.systemActorOf(Behaviors.<ClusterEvent.MemberEvent>setup(ctx -> {

@@ -1,9 +1,11 @@
 package io.boxoffice.inventory;
 
 import io.boxoffice.common.CborSerializable;
+import io.boxoffice.common.MemberAges;
 import io.boxoffice.common.Refusal;
 import io.boxoffice.common.Supervision;
 import io.boxoffice.common.Tracing;
+import io.boxoffice.common.WarmPlacement;
 import io.boxoffice.inventory.domain.Decision;
 import io.boxoffice.inventory.domain.EventDefinition;
 import io.boxoffice.inventory.domain.RecentHolds;
@@ -330,10 +332,9 @@ public final class EventInventory
   // ---- wiring ----------------------------------------------------------------------------
 
   public static void init(ActorSystem<?> system, InventorySettings settings) {
-    io.boxoffice.common.MemberAges ages = io.boxoffice.common.MemberAges.watch(system, "inventory-member-ages");
     ClusterSharding.get(system).init(
         Entity.of(ENTITY_TYPE_KEY, ctx -> create(ctx.getEntityId(), settings)).withRole("inventory")
-            .withAllocationStrategy(new io.boxoffice.common.NoRebalancing(ages, settings.warmUp()))
+            .withAllocationStrategy(WarmPlacement.fixed(MemberAges.get(system), settings.warmUp()))
             // Threads of their own: a quiet event's batch never waits behind a flood's HTTP work.
             .withEntityProps(org.apache.pekko.actor.typed.DispatcherSelector.fromConfig(DISPATCHER)));
   }

@@ -101,7 +101,8 @@ public final class QueuePlace extends EventSourcedBehaviorWithEnforcedReplies<Qu
   }
 
   public static void init(ActorSystem<?> system, Function<String, RecipientRef<WaitingRoom.Command>> rooms, Duration askTimeout) {
-    ClusterSharding.get(system).init(Entity.of(ENTITY_TYPE_KEY, ctx -> create(ctx.getEntityId(), rooms, askTimeout)).withRole("inventory"));
+    ClusterSharding.get(system).init(Entity.of(ENTITY_TYPE_KEY, ctx -> create(ctx.getEntityId(), rooms, askTimeout)).withRole("inventory")
+        .withAllocationStrategy(io.boxoffice.common.WarmPlacement.balanced(system)));
   }
 
   public static Behavior<Command> create(String entityId, Function<String, RecipientRef<WaitingRoom.Command>> rooms, Duration askTimeout) {

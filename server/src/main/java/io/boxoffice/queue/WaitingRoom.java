@@ -234,7 +234,7 @@ public final class WaitingRoom
   public static void init(ActorSystem<?> system, WaitingRoomSettings settings) {
     ClusterSharding.get(system).init(
         Entity.of(ENTITY_TYPE_KEY, ctx -> create(ctx.getEntityId(), settings)).withRole("inventory")
-            .withAllocationStrategy(new io.boxoffice.common.NoRebalancing()));
+            .withAllocationStrategy(io.boxoffice.common.WarmPlacement.fixed()));
   }
 
   public static Behavior<Command> create(String eventId, WaitingRoomSettings settings) {

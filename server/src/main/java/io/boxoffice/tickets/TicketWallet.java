@@ -60,7 +60,8 @@ public final class TicketWallet
   }
 
   public static void init(ActorSystem<?> system, SnapshotPolicy snapshots) {
-    ClusterSharding.get(system).init(Entity.of(ENTITY_TYPE_KEY, ctx -> create(ctx.getEntityId(), snapshots)).withRole("inventory"));
+    ClusterSharding.get(system).init(Entity.of(ENTITY_TYPE_KEY, ctx -> create(ctx.getEntityId(), snapshots)).withRole("inventory")
+        .withAllocationStrategy(io.boxoffice.common.WarmPlacement.balanced(system)));
   }
 
   public static Behavior<Command> create(String accountId, SnapshotPolicy snapshots) {

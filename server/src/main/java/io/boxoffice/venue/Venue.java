@@ -47,7 +47,8 @@ public final class Venue extends EventSourcedBehaviorWithEnforcedReplies<Venue.C
   public record State(VenueLayout layout) implements CborSerializable {}
 
   public static void init(ActorSystem<?> system) {
-    ClusterSharding.get(system).init(Entity.of(ENTITY_TYPE_KEY, ctx -> create(ctx.getEntityId())).withRole("inventory"));
+    ClusterSharding.get(system).init(Entity.of(ENTITY_TYPE_KEY, ctx -> create(ctx.getEntityId())).withRole("inventory")
+        .withAllocationStrategy(io.boxoffice.common.WarmPlacement.balanced(system)));
   }
 
   public static Behavior<Command> create(String venueId) {

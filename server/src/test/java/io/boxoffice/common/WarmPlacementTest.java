@@ -19,8 +19,12 @@ import scala.collection.immutable.IndexedSeq;
 import scala.collection.immutable.Map;
 import scala.concurrent.Await;
 
-/** Where a moved or new event goes: the region with the fewest shards, among nodes up long enough when there are any. */
-class NoRebalancingTest {
+/**
+ * Where a moved or new shard goes (the region with the fewest shards, among nodes up long enough
+ * when there are any), and when shards are moved to balance the cluster: never for events, only
+ * while every node is up long enough for the small entities.
+ */
+class WarmPlacementTest {
   static ActorTestKit older;
   static ActorTestKit younger;
   static MemberAges ages;
@@ -60,14 +64,14 @@ class NoRebalancingTest {
     older.shutdownTestKit();
   }
 
-  ActorRef allocate(NoRebalancing strategy, Map<ActorRef, IndexedSeq<String>> current) throws Exception {
+  ActorRef allocate(WarmPlacement strategy, Map<ActorRef, IndexedSeq<String>> current) throws Exception {
     strategy.start(Adapter.toClassic(older.system()));
     return Await.result(strategy.allocateShard(here, "9", current), scala.concurrent.duration.Duration.create(3, "s"));
   }
 
   @Test
   void byShardCountsWithoutAges() throws Exception {
-    assertEquals(elsewhere, allocate(new NoRebalancing(), regions(List.of("1", "2"), List.of())));
+    assertEquals(elsewhere, allocate(WarmPlacement.fixed(), regions(List.of("1", "2"), List.of())));
   }
 
   @Test
@@ -75,12 +79,42 @@ class NoRebalancingTest {
     Duration olderUp = ages.upFor(Cluster.get(older.system()).selfMember().address());
     Duration youngerUp = ages.upFor(Cluster.get(younger.system()).selfMember().address());
     Duration between = youngerUp.plus(olderUp.minus(youngerUp).dividedBy(2));
-    assertEquals(here, allocate(new NoRebalancing(ages, between), regions(List.of("1", "2"), List.of())));
+    assertEquals(here, allocate(WarmPlacement.fixed(ages, between), regions(List.of("1", "2"), List.of())));
   }
 
   @Test
   void byShardCountsWhenNoNodeIsUpLongEnough() throws Exception {
-    assertEquals(elsewhere, allocate(new NoRebalancing(ages, Duration.ofHours(1)), regions(List.of("1", "2"), List.of())));
+    assertEquals(elsewhere, allocate(WarmPlacement.fixed(ages, Duration.ofHours(1)), regions(List.of("1", "2"), List.of())));
+  }
+
+  scala.collection.immutable.Set<String> rebalance(WarmPlacement strategy, Map<ActorRef, IndexedSeq<String>> current)
+      throws Exception {
+    strategy.start(Adapter.toClassic(older.system()));
+    return Await.result(strategy.rebalance(current, scala.collection.immutable.Set$.MODULE$.empty()),
+        scala.concurrent.duration.Duration.create(3, "s"));
+  }
+
+  static final List<String> FORTY = java.util.stream.IntStream.rangeClosed(1, 40).mapToObj(Integer::toString).toList();
+
+  @Test
+  void smallEntitiesMoveToANodeOnceEveryNodeIsUpLongEnough() throws Exception {
+    Duration youngerUp = ages.upFor(Cluster.get(younger.system()).selfMember().address());
+    scala.collection.immutable.Set<String> moved = rebalance(WarmPlacement.balanced(ages, youngerUp.dividedBy(2)),
+        regions(FORTY, List.of()));
+    assertEquals(3, moved.size(), "three of the older node's forty shards (a tenth, at most three a round) move to the empty one: " + moved);
+  }
+
+  @Test
+  void nothingMovesWhileANodeHasJustStarted() throws Exception {
+    Duration olderUp = ages.upFor(Cluster.get(older.system()).selfMember().address());
+    Duration youngerUp = ages.upFor(Cluster.get(younger.system()).selfMember().address());
+    Duration between = youngerUp.plus(olderUp.minus(youngerUp).dividedBy(2));
+    assertEquals(0, rebalance(WarmPlacement.balanced(ages, between), regions(FORTY, List.of())).size());
+  }
+
+  @Test
+  void eventsNeverMoveToBalance() throws Exception {
+    assertEquals(0, rebalance(WarmPlacement.fixed(ages, Duration.ZERO), regions(FORTY, List.of())).size());
   }
 
   private static Map<ActorRef, IndexedSeq<String>> regions(List<String> hereShards, List<String> elsewhereShards) {
