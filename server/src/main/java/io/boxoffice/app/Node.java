@@ -46,7 +46,9 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 import org.apache.pekko.actor.AddressFromURIString;
 import org.apache.pekko.actor.typed.ActorSystem;
@@ -210,6 +212,7 @@ public final class Node {
         QuorumGuard.start(system, config.getString("pekko.cluster.split-brain-resolver.keep-majority.role"),
             bo.getDuration("quorum-guard.settle"));
       }
+      awaitUp(system, settings.listenAfterUpWait());
       Listeners.Bound bound = Listeners.bind(system, config, settings, tls, handler);
       metrics.bindPools();
       HttpReadiness.ready(system.classicSystem());
@@ -219,6 +222,19 @@ public final class Node {
     } catch (Exception e) {
       system.terminate();
       throw e;
+    }
+  }
+
+  /** Waits until this node is an Up member, at most {@code wait} (see boxoffice.listen-after-up-wait). */
+  private static void awaitUp(ActorSystem<Void> system, Duration wait) throws InterruptedException {
+    CompletableFuture<Void> up = new CompletableFuture<>();
+    org.apache.pekko.cluster.Cluster.get(system.classicSystem()).registerOnMemberUp(() -> up.complete(null));
+    try {
+      up.get(wait.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      log.warn("not an Up member {} after joining: listening anyway, requests wait for the cluster", wait);
+    } catch (ExecutionException e) {
+      throw new IllegalStateException(e);
     }
   }
 

@@ -7,6 +7,7 @@ import java.time.Duration;
 record NodeSettings(
     boolean kubernetesDiscovery,
     Duration startTimeout,
+    Duration listenAfterUpWait,
     String httpInterface,
     int httpPort,
     Duration askTimeout,
@@ -26,6 +27,7 @@ record NodeSettings(
     return new NodeSettings(
         bo.getString("discovery").equals("kubernetes"),
         bo.getDuration("start-timeout"),
+        bo.getDuration("listen-after-up-wait"),
         bo.getString("http.interface"),
         bo.getInt("http.port"),
         bo.getDuration("http.ask-timeout"),

@@ -36,6 +36,7 @@ class ModuleSettingsTest {
     Config config = shipped();
     NodeSettings node = NodeSettings.fromConfig(config);
     assertEquals(Duration.ofSeconds(30), node.startTimeout());
+    assertEquals(Duration.ofSeconds(60), node.listenAfterUpWait());
     assertEquals(Duration.ofSeconds(10), node.unbindDeadline());
     assertEquals(Duration.ofSeconds(15), node.metricsSweepInterval());
     PaymentsModule.Settings payments = PaymentsModule.Settings.fromConfig(config);

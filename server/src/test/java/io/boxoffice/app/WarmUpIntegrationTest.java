@@ -27,7 +27,8 @@ class WarmUpIntegrationTest {
         "pekko.remote.artery.canonical.port = " + TestCluster.freePort() + "\n"
             + "boxoffice.seed-nodes = \"127.0.0.1:" + nobody + "\"\n"
             + "boxoffice.warm-up.requests = 300\n"
-            + "boxoffice.warm-up.max-duration = 60s\n"));
+            + "boxoffice.warm-up.max-duration = 60s\n"
+            + "boxoffice.listen-after-up-wait = 1s\n"));
     try {
       assertEquals(300, node.warmUp().requests(), "every warm-up request was answered without a cluster");
       assertTrue(node.warmUp().took().compareTo(Duration.ofSeconds(60)) < 0);
