@@ -290,13 +290,20 @@ public final class OnSaleUnderFire {
         if (host != 0) killedTheHost.put("node " + node + " pid " + cluster.pid(node), node == host);
         say("chaos: kill node " + node + (host == 0 ? " (the event's host is not known)" : node == host ? " (hosts the event)"
             : " (the event is on node " + host + ")"));
-        cluster.script("kill-node", Integer.toString(node));
-        Storefront.sleep(settings.restartAfterSeconds * 1000);
-        say("chaos: restart node " + node);
-        long killedAt = System.currentTimeMillis() - settings.restartAfterSeconds * 1000;
-        cluster.script("restart-node", Integer.toString(node), "--no-wait");
         // A kill the run needs: the load lasts until the cluster is whole again and a while after.
+        // Moved on while the scripts run too: a restart takes seconds (16 s under load, more
+        // when the jar is rebuilt), and fans that saw the planned end pass meanwhile went home,
+        // ending the run with one kill.
         boolean needed = ++kills <= settings.minKills;
+        int victim = node;
+        long killedAt = whileExtending(needed, loadEnd, quietEnd + 15_000, lastPossibleEnd, () -> {
+          cluster.script("kill-node", Integer.toString(victim));
+          long at = System.currentTimeMillis();
+          Storefront.sleep(settings.restartAfterSeconds * 1000);
+          say("chaos: restart node " + victim);
+          cluster.script("restart-node", Integer.toString(victim), "--no-wait");
+          return at;
+        });
         while (chaosOn.get() && System.currentTimeMillis() < loadEnd.get() && !everyNodeServes()) {
           if (needed) extendLoad(loadEnd, System.currentTimeMillis() + quietEnd + 15_000, lastPossibleEnd);
           restartDeadNodes();
@@ -392,6 +399,25 @@ public final class OnSaleUnderFire {
       Storefront.sleep(1000);
     }
     say("not every node serves again after 180 s: the checks go on with those that do");
+  }
+
+  /**
+   * Runs {@code step}; when {@code needed}, the load's end is kept at least {@code margin} ahead
+   * of the clock (never past {@code lastPossibleEnd}) every second until it returns.
+   */
+  private <T> T whileExtending(boolean needed, AtomicLong loadEnd, long margin, long lastPossibleEnd,
+                               java.util.function.Supplier<T> step) {
+    if (!needed) return step.get();
+    java.util.concurrent.ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(daemon("extend"));
+    ticker.scheduleAtFixedRate(() -> {
+      long now = System.currentTimeMillis();
+      if (loadEnd.get() - now < margin / 2) extendLoad(loadEnd, now + margin, lastPossibleEnd);
+    }, 0, 1, TimeUnit.SECONDS);
+    try {
+      return step.get();
+    } finally {
+      ticker.shutdownNow();
+    }
   }
 
   /** Moves the end of the load to {@code atLeast}, never past {@code lastPossibleEnd}. */
