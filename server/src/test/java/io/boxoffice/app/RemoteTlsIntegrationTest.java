@@ -67,7 +67,8 @@ class RemoteTlsIntegrationTest {
       // one-way (no join needs to succeed for a message to be delivered).
       assertRefusedWithoutAClientCertificate(Cluster.get(a.system()).selfMember().address().getPort().get());
 
-      Node rogue = cluster.startNext(tls("rogue.p12", PASSWORD));
+      // It is never let in: it listens after 2 s instead of waiting out listen-after-up-wait.
+      Node rogue = cluster.startNext(tls("rogue.p12", PASSWORD) + "\nboxoffice.listen-after-up-wait = 2s\n");
       await("the rogue node kept out").during(Duration.ofSeconds(10)).atMost(Duration.ofSeconds(15))
           .pollInterval(Duration.ofMillis(250))
           .until(() -> members(a) == 2 && members(rogue) == 0);
