@@ -267,8 +267,12 @@ public final class OnSaleUnderFire {
       return;
     }
     int kills = 0;
+    long plannedEnd = saleStart + settings.loadSeconds * 1000;
     while (chaosOn.get() && System.currentTimeMillis() < loadEnd.get() - quietEnd) {
       long now = System.currentTimeMillis();
+      // Past the planned load with the kills the run needs made, the load goes on only for the
+      // last recovery: another kill would only add a restart to wait for (CI made a third).
+      if (settings.minKills > 0 && kills >= settings.minKills && now >= plannedEnd) nextKill = Long.MAX_VALUE;
       // Too few kills yet (a slow restart held the next one back): the load goes on a while longer,
       // with room for a round of this loop (the probes of everyNodeServes take up to 9 s).
       if (kills < settings.minKills) extendLoad(loadEnd, Math.max(nextKill, now) + quietEnd + 15_000, lastPossibleEnd);
