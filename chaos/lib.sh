@@ -211,7 +211,7 @@ start_node() {
     # drills. Its session is given a higher weight (autogroup nice -5, as though each node had a
     # machine of its own before the load generator); without the right to (not root) it stays 0.
     # shellcheck disable=SC2086 # CHAOS_NODE_JAVA_OPTS is a list of options
-    exec setsid sh -c 'echo -5 >/proc/self/autogroup 2>/dev/null; exec "$@"' node nice -n "$renice" java -Xmx512m -XX:+UseParallelGC ${CHAOS_NODE_JAVA_OPTS:-} "${slow[@]}" \
+    exec setsid sh -c 'echo -5 2>/dev/null >/proc/self/autogroup; exec "$@"' node nice -n "$renice" java -Xmx512m -XX:+UseParallelGC ${CHAOS_NODE_JAVA_OPTS:-} "${slow[@]}" \
       "-Dpekko.remote.artery.advanced.tcp.outbound-client-hostname=$(remote_client_host "$n")" "-Dchaos.id=$name" \
       -jar "$JAR" </dev/null >>"$RUN/$name.log" 2>&1
   ) &

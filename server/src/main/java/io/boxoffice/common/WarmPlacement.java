@@ -77,7 +77,6 @@ public final class WarmPlacement implements ShardCoordinator.ActorSystemDependen
 
   @Override
   public Future<ActorRef> allocateShard(ActorRef requester, String shardId, Map<ActorRef, IndexedSeq<String>> current) {
-    if (ages == null) return leastShards.allocateShard(requester, shardId, current);
     Map<ActorRef, IndexedSeq<String>> warm = current;
     scala.collection.Iterator<ActorRef> regions = current.keysIterator();
     while (regions.hasNext()) {
