@@ -25,6 +25,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
@@ -266,6 +267,27 @@ public final class OnSaleUnderFire {
       rollingRestart(saleStart, loadEnd, lastPossibleEnd, quietEnd);
       return;
     }
+    // While the run still needs kills (or the recovery from one it needed), a ticker keeps the
+    // load's end ahead of the clock, whatever this loop blocks in: a restart under load takes
+    // 16-78 s, the probes of everyNodeServes and the host lookup up to 30 s, and fans that saw
+    // the planned end pass meanwhile went home (CI ended a run with one kill, made at t=64 s).
+    // The margin's half is more than quietEnd, so the loop itself never runs out of load.
+    AtomicBoolean needMore = new AtomicBoolean(settings.minKills > 0);
+    long margin = 2 * quietEnd + 15_000;
+    ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(daemon("extend"));
+    ticker.scheduleAtFixedRate(() -> {
+      long now = System.currentTimeMillis();
+      if (needMore.get() && loadEnd.get() - now < margin / 2) extendLoad(loadEnd, now + margin, lastPossibleEnd);
+    }, 0, 1, TimeUnit.SECONDS);
+    try {
+      killLoop(saleStart, loadEnd, lastPossibleEnd, quietEnd, nextKill, nextPause, nextOutage, needMore);
+    } finally {
+      ticker.shutdownNow();
+    }
+  }
+
+  private void killLoop(long saleStart, AtomicLong loadEnd, long lastPossibleEnd, long quietEnd, long nextKill,
+                        long nextPause, long nextOutage, AtomicBoolean needMore) {
     int kills = 0;
     long plannedEnd = saleStart + settings.loadSeconds * 1000;
     while (chaosOn.get() && System.currentTimeMillis() < loadEnd.get() - quietEnd) {
@@ -273,8 +295,7 @@ public final class OnSaleUnderFire {
       // Past the planned load with the kills the run needs made, the load goes on only for the
       // last recovery: another kill would only add a restart to wait for (CI made a third).
       if (settings.minKills > 0 && kills >= settings.minKills && now >= plannedEnd) nextKill = Long.MAX_VALUE;
-      // Too few kills yet (a slow restart held the next one back): the load goes on a while longer,
-      // with room for a round of this loop (the probes of everyNodeServes take up to 9 s).
+      // Too few kills yet (a slow restart held the next one back): the load goes on until the next one is due.
       if (kills < settings.minKills) extendLoad(loadEnd, Math.max(nextKill, now) + quietEnd + 15_000, lastPossibleEnd);
       long next = Math.min(nextKill, Math.min(nextPause, nextOutage));
       if (next > now) {
@@ -294,26 +315,21 @@ public final class OnSaleUnderFire {
         if (host != 0) killedTheHost.put("node " + node + " pid " + cluster.pid(node), node == host);
         say("chaos: kill node " + node + (host == 0 ? " (the event's host is not known)" : node == host ? " (hosts the event)"
             : " (the event is on node " + host + ")"));
-        // A kill the run needs: the load lasts until the cluster is whole again and a while after.
-        // Moved on while the scripts run too: a restart takes seconds (16 s under load, more
-        // when the jar is rebuilt), and fans that saw the planned end pass meanwhile went home,
-        // ending the run with one kill.
+        // A kill the run needs: the load lasts (the ticker) until the cluster is whole again and a while after.
         boolean needed = ++kills <= settings.minKills;
-        int victim = node;
-        long killedAt = whileExtending(needed, loadEnd, quietEnd + 15_000, lastPossibleEnd, () -> {
-          cluster.script("kill-node", Integer.toString(victim));
-          long at = System.currentTimeMillis();
-          Storefront.sleep(settings.restartAfterSeconds * 1000);
-          say("chaos: restart node " + victim);
-          cluster.script("restart-node", Integer.toString(victim), "--no-wait");
-          return at;
-        });
+        cluster.script("kill-node", Integer.toString(node));
+        long killedAt = System.currentTimeMillis();
+        Storefront.sleep(settings.restartAfterSeconds * 1000);
+        say("chaos: restart node " + node);
+        cluster.script("restart-node", Integer.toString(node), "--no-wait");
         while (chaosOn.get() && System.currentTimeMillis() < loadEnd.get() && !everyNodeServes()) {
-          if (needed) extendLoad(loadEnd, System.currentTimeMillis() + quietEnd + 15_000, lastPossibleEnd);
           restartDeadNodes();
           Storefront.sleep(500);
         }
-        if (needed) extendLoad(loadEnd, System.currentTimeMillis() + quietEnd, lastPossibleEnd);
+        if (needed) {
+          extendLoad(loadEnd, System.currentTimeMillis() + quietEnd, lastPossibleEnd);
+          if (kills >= settings.minKills) needMore.set(false);
+        }
         wholeAgain.add("node " + node + ": " + (System.currentTimeMillis() < loadEnd.get()
             ? Verdict.seconds(System.currentTimeMillis() - killedAt) : "not before the load ended"));
         nextKill = Math.max(nextKill + settings.killEverySeconds * 1000, System.currentTimeMillis() + 5000);
@@ -368,12 +384,25 @@ public final class OnSaleUnderFire {
   /** Every node has a process and answers the event's stats (so it has joined and reaches the inventory). */
   private boolean everyNodeServes() {
     for (int n = 1; n <= store.nodes(); n++) {
-      if (!cluster.running(n)) return false;
+      if (!cluster.running(n)) return notServing(n, "its process is gone");
       Storefront.Reply r = store.once("probe", n - 1, "GET", "/admin/events/" + eventId + "/stats", null, Duration.ofSeconds(3),
           Map.of("Authorization", "Bearer " + cluster.adminToken()));
-      if (r.status() != 200) return false;
+      if (r.status() == Storefront.TIMED_OUT) return notServing(n, "its stats gave no answer in 3 s");
+      if (r.status() != 200) return notServing(n, "its stats answered " + r.status() + " " + r.body());
     }
     return true;
+  }
+
+  private long lastNotServingSaid;
+
+  /** Says (once in 10 s at most) why a node does not count as serving: a fault due waits for it. */
+  private boolean notServing(int node, String why) {
+    long now = System.currentTimeMillis();
+    if (now - lastNotServingSaid >= 10_000) {
+      lastNotServingSaid = now;
+      say("node " + node + " does not serve yet: " + why);
+    }
+    return false;
   }
 
   /**
@@ -403,25 +432,6 @@ public final class OnSaleUnderFire {
       Storefront.sleep(1000);
     }
     say("not every node serves again after 180 s: the checks go on with those that do");
-  }
-
-  /**
-   * Runs {@code step}; when {@code needed}, the load's end is kept at least {@code margin} ahead
-   * of the clock (never past {@code lastPossibleEnd}) every second until it returns.
-   */
-  private <T> T whileExtending(boolean needed, AtomicLong loadEnd, long margin, long lastPossibleEnd,
-                               java.util.function.Supplier<T> step) {
-    if (!needed) return step.get();
-    java.util.concurrent.ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(daemon("extend"));
-    ticker.scheduleAtFixedRate(() -> {
-      long now = System.currentTimeMillis();
-      if (loadEnd.get() - now < margin / 2) extendLoad(loadEnd, now + margin, lastPossibleEnd);
-    }, 0, 1, TimeUnit.SECONDS);
-    try {
-      return step.get();
-    } finally {
-      ticker.shutdownNow();
-    }
   }
 
   /** Moves the end of the load to {@code atLeast}, never past {@code lastPossibleEnd}. */
