@@ -17,6 +17,8 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.pekko.cluster.sharding.typed.HashCodeMessageExtractor;
 
@@ -83,6 +85,23 @@ public final class ChaosCluster {
   }
 
   /**
+   * Whether node {@code n} is an Up member by its own Pekko Management readiness check
+   * ({@code GET /ready}, the cluster-membership check), asked on the management port, which the
+   * fans' load does not queue behind.
+   */
+  boolean ready(int n) {
+    try {
+      return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + managementPort(n) + "/ready"))
+          .timeout(Duration.ofSeconds(2)).GET().build(), HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
+    } catch (IOException e) {
+      return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
+  /**
    * The node (1-based) whose shard region hosts the event's inventory now, by each node's
    * Pekko Management shard listing ({@code GET /cluster/shards/EventInventory}: the shards of
    * that node's region) and the shard id Pekko's default extractor gives the event id; 0 when
@@ -90,16 +109,21 @@ public final class ChaosCluster {
    */
   public int hostOf(String eventId, int nodes) {
     String shardId = new HashCodeMessageExtractor<Object>(Shards.NUMBER).shardId(eventId);
+    // Asked of every node at once: under a drill's load one listing can take seconds, and asked
+    // in turn they held a kill back 14 s.
+    List<CompletableFuture<HttpResponse<String>>> asked = new ArrayList<>();
+    for (int n = 1; n <= nodes; n++) {
+      asked.add(HTTP.sendAsync(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + managementPort(n) + "/cluster/shards/EventInventory"))
+          .timeout(Duration.ofSeconds(4)).GET().build(), HttpResponse.BodyHandlers.ofString()));
+    }
     for (int n = 1; n <= nodes; n++) {
       try {
-        HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(
-                URI.create("http://127.0.0.1:" + managementPort(n) + "/cluster/shards/EventInventory"))
-            .timeout(Duration.ofSeconds(3)).GET().build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> r = asked.get(n - 1).get();
         if (r.statusCode() != 200) continue;
         for (JsonNode region : JSON.readTree(r.body()).path("regions")) {
           if (region.path("shardId").asText().equals(shardId) && region.path("numEntities").asInt() > 0) return n;
         }
-      } catch (IOException e) {
+      } catch (ExecutionException | IOException e) {
         // That node does not answer: it hosts nothing we can reach.
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
