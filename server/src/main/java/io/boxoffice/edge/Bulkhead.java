@@ -1,23 +1,41 @@
 package io.boxoffice.edge;
 
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+import java.util.function.Predicate;
 
 /**
  * Each event's own bounded share of this edge node: at most {@code perEvent} requests of one
- * event in flight at once, so a flooded event can exhaust only its own compartment. Inside it,
- * classes are shed from the bottom: reads (map, availability, cart, status) may fill half of
- * it, holds four fifths, checkouts all of it, so when an event is overloaded the requests that
- * turn into tickets are the last to be refused. Nothing waits: a request that finds no room is
- * answered 503 at once.
+ * event in flight or waiting at once, so a flooded event can exhaust only its own compartment.
+ * Inside it, classes are shed from the bottom: reads (map, availability, cart, status) may fill
+ * half of it, holds four fifths, checkouts all of it, so when an event is overloaded the
+ * requests that turn into tickets are the last to be refused (503 at once).
  *
- * <p>Between events the node's work is shared fairly: an event alone on the node, or while the
- * node has fewer than {@code node} requests in flight, may use its whole compartment; once
- * several events have requests in flight and the node has {@code node} or more, only an event
- * below its fair share ({@code node} times its class's share, divided by the events with
- * requests in flight) is let in. So a flooded event gives back what it took as soon as another
- * event needs it, and the other event's requests never wait behind the flood's. A compartment
- * is forgotten when its last request leaves, so made-up event ids keep nothing.
+ * <p>Between events the node's work is shared fairly, by waiting, not by refusing. While fewer
+ * than {@code node} requests of shared events are in flight, or only one event has been busy
+ * lately, a request goes in at once. Otherwise an event that already has its fair share in
+ * flight ({@code node} times its class's share, divided by the events busy lately) lines up:
+ * its requests wait in its own line, in order, costing no CPU (the connection sends nothing
+ * more meanwhile), and each request that leaves hands its place to the line of the event with
+ * the fewest in flight. So a quiet event's request goes in at once or after one request leaves,
+ * and a flood cannot fill the dispatcher's queue in front of it: only its fair share of work
+ * runs at a time. (Refusing instead left the flood's retries and their 503s on the CPU, and
+ * in-flight work never reached the limit while the flood's requests queued in the dispatcher:
+ * bench/run bulkhead.) A request waits {@code maxWait} at most, then it is refused.
+ *
+ * <p>An event counts as busy while it has requests in flight or waiting, and for {@code linger}
+ * after: a quiet event's fans ask again a moment after each answer, and in that moment the
+ * flood must not become "alone" and take the whole node. Ids nobody created never share: they
+ * get their compartment, never wait, never count as busy and never take a place of the node,
+ * or a bot naming many made-up ids would shrink a real event's share to nothing. A compartment
+ * is forgotten once it is idle (and, for a shared event, its linger has passed).
  */
 public final class Bulkhead {
 
@@ -35,85 +53,270 @@ public final class Bulkhead {
     }
   }
 
+  private static final CompletableFuture<Boolean> IN = CompletableFuture.completedFuture(true);
+  private static final CompletableFuture<Boolean> OUT = CompletableFuture.completedFuture(false);
+
+  /** One event's requests on this node. Guarded by the bulkhead's lock. */
+  private static final class Compartment {
+    final String eventId;
+    final boolean shared;
+    int inFlight;
+    final ArrayDeque<Waiter> line = new ArrayDeque<>();
+    /** When it last became idle (nothing in flight or waiting); meaningful only while idle. */
+    long idleSince;
+
+    Compartment(String eventId, boolean shared) {
+      this.eventId = eventId;
+      this.shared = shared;
+    }
+
+    boolean idle() {
+      return inFlight == 0 && line.isEmpty();
+    }
+  }
+
+  private record Waiter(String eventId, Priority priority, CompletableFuture<Boolean> admitted) {}
+
+  private record Idle(Compartment compartment, long since) {}
+
   private final int perEvent;
   private final int node;
-  private final java.util.function.Predicate<String> shares;
-  private final ConcurrentHashMap<String, Integer> inFlight = new ConcurrentHashMap<>();
-  /** Compartments that take part in the fair share, whether they did when they opened (so that their close matches). */
-  private final ConcurrentHashMap<String, Boolean> sharing = new ConcurrentHashMap<>();
-  private final AtomicInteger total = new AtomicInteger();
-  private final AtomicInteger sharingEvents = new AtomicInteger();
+  private final Predicate<String> shares;
+  private final long maxWaitMillis;
+  private final long lingerNanos;
+  private final LongSupplier nanoClock;
+  private final Map<String, Compartment> compartments = new HashMap<>();
+  /** Shared compartments that became idle, oldest first (an entry is stale once its compartment was busy again). */
+  private final ArrayDeque<Idle> idle = new ArrayDeque<>();
+  /** Compartments whose line is not empty. */
+  private final java.util.Set<Compartment> lined = new java.util.LinkedHashSet<>();
+  /** Requests of shared events in flight. */
+  private int total;
+  /** All requests in flight, shared or not. */
+  private int allInFlight;
+  /** Shared events with a compartment: busy now or within their linger. */
+  private int sharedBusy;
 
   /** Compartments of {@code perEvent} requests and no node-wide sharing (every event its whole compartment). */
   public Bulkhead(int perEvent) {
-    this(perEvent, Integer.MAX_VALUE, id -> true);
+    this(perEvent, Integer.MAX_VALUE, id -> true, 0, 0, System::nanoTime);
   }
 
   /**
-   * @param perEvent requests of one event in flight at most
-   * @param node requests in flight on this node from which, while several events have requests
-   *     in flight, an event past its fair share is refused
-   * @param shares whether an event takes part in the fair share: events this node knows. Ids
-   *     nobody created get their compartment but never dilute the share of real events, or a
-   *     bot naming many made-up ids at once would shrink a real event's share to nothing.
+   * @param perEvent requests of one event in flight or waiting at most
+   * @param node requests of shared events in flight on this node from which, while several
+   *     events are busy, an event past its fair share waits for a place
+   * @param shares whether an event takes part in the fair share: events this node knows
+   * @param maxWaitMillis how long a request waits for a place before it is refused
+   * @param lingerMillis how long an event counts as busy after its last request left
    */
-  public Bulkhead(int perEvent, int node, java.util.function.Predicate<String> shares) {
+  public Bulkhead(int perEvent, int node, Predicate<String> shares, long maxWaitMillis, long lingerMillis) {
+    this(perEvent, node, shares, maxWaitMillis, lingerMillis, System::nanoTime);
+  }
+
+  Bulkhead(int perEvent, int node, Predicate<String> shares, long maxWaitMillis, long lingerMillis, LongSupplier nanoClock) {
     if (perEvent < 2) throw new IllegalArgumentException("capacity must be at least 2");
     if (node < 2) throw new IllegalArgumentException("the node's capacity must be at least 2");
+    if (maxWaitMillis < 0 || lingerMillis < 0) throw new IllegalArgumentException("waits cannot be negative");
     this.perEvent = perEvent;
     this.node = node;
     this.shares = shares;
+    this.maxWaitMillis = maxWaitMillis;
+    this.lingerNanos = TimeUnit.MILLISECONDS.toNanos(lingerMillis);
+    this.nanoClock = nanoClock;
   }
 
-  /** Takes a place for one request of the event, or answers false when its class's share is full. */
+  /**
+   * Asks for a place for one request of the event: the stage completes with true once the
+   * request may go on (at once, or when its turn comes), false when it is refused (its class's
+   * share of the compartment is full, or it waited {@code maxWait}). Every true must be matched
+   * by one {@link #exit}.
+   */
+  public CompletionStage<Boolean> enter(String eventId, Priority priority) {
+    return enter(eventId, priority, true);
+  }
+
+  /** Like {@link #enter} but never waits: false where enter would line the request up. */
   public boolean tryEnter(String eventId, Priority priority) {
-    int limit = Math.max(1, (int) Math.floor(perEvent * priority.share));
-    boolean[] entered = new boolean[1];
-    // compute() runs atomically per key: the count and the decision cannot interleave with
-    // another request of the same event, and an idle compartment's removal cannot lose one.
-    inFlight.compute(eventId, (id, now) -> {
-      int n = now == null ? 0 : now;
-      if (n >= limit) return now;
-      boolean shared = now == null ? shares.test(id) : sharing.getOrDefault(id, false);
-      int busy = sharingEvents.get() + (now == null && shared ? 1 : 0);
-      if (shared && busy > 1 && total.get() >= node) {
-        int fairShare = Math.max(1, (int) Math.floor(node * priority.share) / busy);
-        if (n >= fairShare) return now;
-      }
-      entered[0] = true;
-      total.incrementAndGet();
-      if (now == null && shared) {
-        sharing.put(id, true);
-        sharingEvents.incrementAndGet();
-      }
-      return n + 1;
-    });
-    return entered[0];
+    return enter(eventId, priority, false) == IN;
   }
 
-  /** Gives back the place taken by {@link #tryEnter}. */
-  public void exit(String eventId) {
-    inFlight.computeIfPresent(eventId, (id, now) -> {
-      total.decrementAndGet();
-      if (now > 1) return now - 1;
-      if (sharing.remove(id) != null) sharingEvents.decrementAndGet();
-      return null;
+  private CompletableFuture<Boolean> enter(String eventId, Priority priority, boolean mayWait) {
+    int limit = Math.max(1, (int) Math.floor(perEvent * priority.share));
+    CompletableFuture<Boolean> waiting;
+    List<Waiter> letIn = new ArrayList<>();
+    try {
+      synchronized (this) {
+        if (forgetIdle(nanoClock.getAsLong())) handOver(letIn);
+        waiting = enterLocked(eventId, priority, mayWait, limit);
+        if (waiting == IN || waiting == OUT) return waiting;
+      }
+    } finally {
+      letInOutsideTheLock(letIn);
+    }
+    // Past the wait: refused, and out of the line (a place handed to it meanwhile went on to the next).
+    CompletableFuture<Boolean> line = waiting;
+    line.completeOnTimeout(false, maxWaitMillis, TimeUnit.MILLISECONDS);
+    line.thenAccept(admitted -> {
+      if (!admitted) leaveLine(eventId, line);
     });
+    return line;
+  }
+
+  private CompletableFuture<Boolean> enterLocked(String eventId, Priority priority, boolean mayWait, int limit) {
+    Compartment c = compartments.get(eventId);
+    if (c == null) c = open(eventId);
+    if (c.inFlight + c.line.size() < limit) {
+      if (c.line.isEmpty() && mayGoIn(c, priority)) {
+        admit(c);
+        return IN;
+      }
+      if (mayWait && maxWaitMillis > 0) {
+        CompletableFuture<Boolean> waiting = new CompletableFuture<>();
+        c.line.add(new Waiter(eventId, priority, waiting));
+        lined.add(c);
+        return waiting;
+      }
+    }
+    becameIdle(c);
+    return OUT;
+  }
+
+
+  /** Gives back the place taken by a true of {@link #enter} or {@link #tryEnter}. */
+  public void exit(String eventId) {
+    List<Waiter> letIn = new ArrayList<>();
+    synchronized (this) {
+      Compartment c = compartments.get(eventId);
+      if (c == null || c.inFlight == 0) return;
+      c.inFlight--;
+      allInFlight--;
+      if (c.shared) total--;
+      handOver(letIn);
+      becameIdle(c);
+    }
+    letInOutsideTheLock(letIn);
   }
 
   /** Requests of the event in flight now. */
-  public int inFlight(String eventId) {
-    Integer n = inFlight.get(eventId);
-    return n == null ? 0 : n;
+  public synchronized int inFlight(String eventId) {
+    Compartment c = compartments.get(eventId);
+    return c == null ? 0 : c.inFlight;
+  }
+
+  /** Requests of the event waiting for a place now. */
+  public synchronized int waiting(String eventId) {
+    Compartment c = compartments.get(eventId);
+    return c == null ? 0 : c.line.size();
   }
 
   /** Requests of every event in flight now. */
-  public int inFlight() {
-    return total.get();
+  public synchronized int inFlight() {
+    return allInFlight;
   }
 
-  /** Events with requests in flight now. */
+  /** Events with a compartment now: busy, or shared and within their linger. */
   public int busyEvents() {
-    return inFlight.size();
+    List<Waiter> letIn = new ArrayList<>();
+    try {
+      synchronized (this) {
+        if (forgetIdle(nanoClock.getAsLong())) handOver(letIn);
+        return compartments.size();
+      }
+    } finally {
+      letInOutsideTheLock(letIn);
+    }
+  }
+
+  // ---- under the lock ----------------------------------------------------------------------
+
+  private boolean mayGoIn(Compartment c, Priority priority) {
+    if (!c.shared || total < node) return true;
+    int busy = sharedBusy;
+    if (busy <= 1) return true;
+    return c.inFlight < fairShare(priority, busy);
+  }
+
+  private int fairShare(Priority priority, int busy) {
+    return Math.max(1, (int) Math.floor(node * priority.share) / busy);
+  }
+
+  private Compartment open(String eventId) {
+    Compartment c = new Compartment(eventId, shares.test(eventId));
+    compartments.put(eventId, c);
+    if (c.shared) sharedBusy++;
+    return c;
+  }
+
+  private void forget(Compartment c) {
+    if (compartments.remove(c.eventId, c) && c.shared) sharedBusy--;
+  }
+
+  private void admit(Compartment c) {
+    c.inFlight++;
+    allInFlight++;
+    if (c.shared) total++;
+  }
+
+  /** Places freed: the heads of the lines go in, the event with the fewest in flight first, while they may. */
+  private void handOver(List<Waiter> letIn) {
+    while (true) {
+      Compartment next = null;
+      for (Compartment c : lined) {
+        if (next == null || c.inFlight < next.inFlight) next = c;
+      }
+      if (next == null || !mayGoIn(next, next.line.peek().priority())) return;
+      Waiter w = next.line.poll();
+      if (next.line.isEmpty()) lined.remove(next);
+      if (w.admitted().isDone()) continue;
+      admit(next);
+      letIn.add(w);
+    }
+  }
+
+  private void becameIdle(Compartment c) {
+    if (!c.idle()) return;
+    if (!c.shared || lingerNanos == 0) {
+      forget(c);
+      return;
+    }
+    c.idleSince = nanoClock.getAsLong();
+    idle.add(new Idle(c, c.idleSince));
+  }
+
+  /** Forgets the shared compartments idle for their linger; true when one was (the fair shares grew). */
+  private boolean forgetIdle(long now) {
+    boolean forgot = false;
+    while (!idle.isEmpty() && now - idle.peek().since() >= lingerNanos) {
+      Idle i = idle.poll();
+      Compartment c = i.compartment();
+      if (c.idle() && c.idleSince == i.since()) {
+        forget(c);
+        forgot = true;
+      }
+    }
+    return forgot;
+  }
+
+  // ---- outside the lock --------------------------------------------------------------------
+
+  private void letInOutsideTheLock(List<Waiter> letIn) {
+    for (Waiter w : letIn) {
+      // Timed out between the hand-over and now: its place goes on to the next in line.
+      if (!w.admitted().complete(true)) exit(w.eventId());
+    }
+  }
+
+  private void leaveLine(String eventId, CompletableFuture<Boolean> waiting) {
+    List<Waiter> letIn = new ArrayList<>();
+    synchronized (this) {
+      Compartment c = compartments.get(eventId);
+      if (c == null) return;
+      c.line.removeIf(w -> w.admitted() == waiting);
+      if (c.line.isEmpty()) lined.remove(c);
+      handOver(letIn);
+      becameIdle(c);
+    }
+    letInOutsideTheLock(letIn);
   }
 }

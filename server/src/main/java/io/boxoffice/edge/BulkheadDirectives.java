@@ -1,15 +1,18 @@
 package io.boxoffice.edge;
 
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
 import org.apache.pekko.http.javadsl.server.AllDirectives;
+import org.apache.pekko.http.javadsl.server.RequestContext;
 import org.apache.pekko.http.javadsl.server.Route;
 
 /**
- * Runs a route inside its event's {@link Bulkhead}, answering 503 overloaded with Retry-After
- * when the class's share is full. Routes put it first, before the identity cookie, the queue
- * pass and the body are read: a shed request costs the node a path match and one prebuilt
- * response, so a flood cannot buy itself CPU by being refused.
+ * Runs a route inside its event's {@link Bulkhead}: at once, or once its turn in the event's
+ * line comes (the route is not run meanwhile), or not at all, answering 503 overloaded with
+ * Retry-After when the class's share is full or the wait ran out. Routes put it first, before
+ * the identity cookie, the queue pass and the body are read: a shed or waiting request costs
+ * the node a path match (and one prebuilt response), so a flood cannot buy itself CPU.
  */
 public final class BulkheadDirectives extends AllDirectives {
   private final Bulkhead bulkhead;
@@ -25,14 +28,22 @@ public final class BulkheadDirectives extends AllDirectives {
 
   public Route guard(String eventId, Bulkhead.Priority priority, Supplier<Route> inner) {
     return extractRequestContext(ctx -> {
-      if (!bulkhead.tryEnter(eventId, priority)) {
-        metrics.requestShed(eventId, priority.label);
-        // The body, if any, is never read: drained, so that the connection stays usable.
-        ctx.getRequest().discardEntityBytes(ctx.getMaterializer());
-        return complete(overloaded);
-      }
-      // The place is given back when the response is ready, whatever it is (also rejections and failures).
-      return mapRouteResultFuture(result -> result.whenComplete((r, e) -> bulkhead.exit(eventId)), inner);
+      CompletableFuture<Boolean> place = bulkhead.enter(eventId, priority).toCompletableFuture();
+      // Most requests go in (or are refused) at once; one in its event's line waits for its turn.
+      if (place.isDone()) return place.join() ? inside(eventId, inner) : shed(ctx, eventId, priority);
+      return onSuccess(place, admitted -> admitted ? inside(eventId, inner) : shed(ctx, eventId, priority));
     });
+  }
+
+  private Route inside(String eventId, Supplier<Route> inner) {
+    // The place is given back when the response is ready, whatever it is (also rejections and failures).
+    return mapRouteResultFuture(result -> result.whenComplete((r, e) -> bulkhead.exit(eventId)), inner);
+  }
+
+  private Route shed(RequestContext ctx, String eventId, Bulkhead.Priority priority) {
+    metrics.requestShed(eventId, priority.label);
+    // The body, if any, is never read: drained, so that the connection stays usable.
+    ctx.getRequest().discardEntityBytes(ctx.getMaterializer());
+    return complete(overloaded);
   }
 }

@@ -37,7 +37,7 @@ class BulkheadTest {
   @Test
   void aBusyNodeTakesBackWhatAFloodedEventHoldsBeyondItsFairShareAndGivesItToTheOthers() {
     // Compartments of 100; once 20 are in flight and several events want them, they are shared.
-    Bulkhead b = new Bulkhead(100, 20, id -> true);
+    Bulkhead b = new Bulkhead(100, 20, id -> true, 0, 0);
     while (b.tryEnter("hot", Bulkhead.Priority.HOLD)) { }
     assertEquals(80, b.inFlight("hot"), "alone, an event may fill its holds' share of its compartment");
     // Two events busy: a fair share of holds is 20 * 0.8 / 2 = 8 each.
@@ -56,7 +56,7 @@ class BulkheadTest {
   @Test
   void madeUpEventsInFlightNeverShrinkARealEventsShare() {
     // A bot names 300 ids nobody created at once: the node is busy, but only real events share it.
-    Bulkhead b = new Bulkhead(100, 20, id -> !id.startsWith("made-up-"));
+    Bulkhead b = new Bulkhead(100, 20, id -> !id.startsWith("made-up-"), 0, 0);
     for (int i = 0; i < 300; i++) assertTrue(b.tryEnter("made-up-" + i, Bulkhead.Priority.READ), "made-up " + i);
     for (int i = 0; i < 80; i++) assertTrue(b.tryEnter("real", Bulkhead.Priority.HOLD), "the real event's hold " + i);
     assertFalse(b.tryEnter("real", Bulkhead.Priority.HOLD), "its own compartment still bounds it");
@@ -111,5 +111,96 @@ class BulkheadTest {
     for (Thread t : threads) t.join();
     assertTrue(worst.get() <= 50, "in flight reached " + worst.get());
     assertEquals(0, b.inFlight("e"));
+  }
+
+  /** A clock the test moves by hand. */
+  private static final class Clock implements java.util.function.LongSupplier {
+    long nanos;
+
+    @Override
+    public long getAsLong() {
+      return nanos;
+    }
+
+    void advanceMillis(long ms) {
+      nanos += java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(ms);
+    }
+  }
+
+  private static boolean in(java.util.concurrent.CompletionStage<Boolean> place) {
+    java.util.concurrent.CompletableFuture<Boolean> f = place.toCompletableFuture();
+    return f.isDone() && f.join();
+  }
+
+  private static boolean waiting(java.util.concurrent.CompletionStage<Boolean> place) {
+    return !place.toCompletableFuture().isDone();
+  }
+
+  @Test
+  void pastItsFairShareAFloodedEventWaitsInItsLineAndEachPlaceThatFreesGoesToTheEventWithFewestInFlight() {
+    // The node shares 10 places (holds 8: 4 each between two events) once both are busy.
+    Bulkhead b = new Bulkhead(100, 10, id -> true, 60_000, 1_000, new Clock());
+    for (int i = 0; i < 20; i++) assertTrue(in(b.enter("hot", Bulkhead.Priority.HOLD)), "alone, the hot event goes in: " + i);
+    java.util.concurrent.CompletionStage<Boolean> quiet1 = b.enter("quiet", Bulkhead.Priority.HOLD);
+    assertTrue(in(quiet1), "below its fair share, the quiet event goes in at once, however busy the node");
+    java.util.List<java.util.concurrent.CompletionStage<Boolean>> hotLine = new java.util.ArrayList<>();
+    for (int i = 0; i < 5; i++) hotLine.add(b.enter("hot", Bulkhead.Priority.HOLD));
+    assertTrue(hotLine.stream().allMatch(BulkheadTest::waiting), "the hot event, past its share on a busy node, lines up");
+    assertEquals(5, b.waiting("hot"));
+    // The quiet event has 4 in flight (its fair share); a fifth waits too.
+    for (int i = 0; i < 3; i++) assertTrue(in(b.enter("quiet", Bulkhead.Priority.HOLD)));
+    java.util.concurrent.CompletionStage<Boolean> quiet5 = b.enter("quiet", Bulkhead.Priority.HOLD);
+    assertTrue(waiting(quiet5));
+    // The hot event's requests leave: the node stays busy until fewer than 10 are in flight.
+    for (int i = 0; i < 14; i++) b.exit("hot");
+    assertTrue(hotLine.stream().allMatch(BulkheadTest::waiting), "10 in flight: nobody goes in yet");
+    b.exit("hot");
+    assertTrue(in(quiet5), "the freed place goes to the event with the fewest in flight (quiet 4, hot 5), not to the longer line");
+    b.exit("hot");
+    assertTrue(in(hotLine.get(0)), "then to the hot event's line, in order");
+    assertTrue(waiting(hotLine.get(1)));
+    assertEquals(5, b.inFlight("hot"));
+    assertEquals(5, b.inFlight("quiet"));
+    assertEquals(4, b.waiting("hot"));
+  }
+
+  @Test
+  void aRequestWaitsAtMostTheFairWaitThenIsRefusedAndLeavesTheLine() {
+    Bulkhead b = new Bulkhead(100, 4, id -> true, 50, 1_000, new Clock());
+    for (int i = 0; i < 4; i++) assertTrue(in(b.enter("hot", Bulkhead.Priority.CHECKOUT)));
+    assertTrue(in(b.enter("quiet", Bulkhead.Priority.CHECKOUT)));
+    java.util.concurrent.CompletionStage<Boolean> late = b.enter("hot", Bulkhead.Priority.CHECKOUT);
+    assertFalse(late.toCompletableFuture().join(), "nothing left in 50 ms: refused");
+    org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(5)).until(() -> b.waiting("hot") == 0);
+    // A place that frees afterwards is not taken by the refused request.
+    b.exit("hot");
+    assertEquals(3, b.inFlight("hot"));
+  }
+
+  @Test
+  void aQuietEventBetweenItsRequestsStillCountsAsBusySoTheFloodIsNotAloneAgain() {
+    Clock clock = new Clock();
+    Bulkhead b = new Bulkhead(100, 10, id -> true, 60_000, 1_000, clock);
+    for (int i = 0; i < 10; i++) assertTrue(in(b.enter("hot", Bulkhead.Priority.HOLD)));
+    assertTrue(in(b.enter("quiet", Bulkhead.Priority.HOLD)));
+    b.exit("quiet");
+    clock.advanceMillis(999);
+    java.util.concurrent.CompletionStage<Boolean> next = b.enter("hot", Bulkhead.Priority.HOLD);
+    assertTrue(waiting(next), "the quiet event answered a moment ago: the hot one waits");
+    clock.advanceMillis(1);
+    assertEquals(1, b.busyEvents(), "after its linger the quiet event is forgotten");
+    assertTrue(in(next), "alone again, the hot event's line goes in");
+    assertTrue(in(b.enter("hot", Bulkhead.Priority.HOLD)), "and so do its next requests");
+  }
+
+  @Test
+  void aFullCompartmentIsRefusedAtOnceEvenWithAWaitingLine() {
+    // Holds fill four fifths of 10: 8 in flight or waiting, then 503 at once.
+    Bulkhead b = new Bulkhead(10, 2, id -> true, 60_000, 1_000, new Clock());
+    assertTrue(in(b.enter("other", Bulkhead.Priority.HOLD)));
+    assertTrue(in(b.enter("hot", Bulkhead.Priority.HOLD)));
+    for (int i = 0; i < 7; i++) assertTrue(waiting(b.enter("hot", Bulkhead.Priority.HOLD)), "waits: " + i);
+    java.util.concurrent.CompletionStage<Boolean> over = b.enter("hot", Bulkhead.Priority.HOLD);
+    assertTrue(over.toCompletableFuture().isDone() && !over.toCompletableFuture().join(), "refused at once, not lined up");
   }
 }

@@ -4,6 +4,7 @@ import io.boxoffice.common.Refusal;
 import io.boxoffice.cart.Cart;
 import io.boxoffice.cart.ShopAdmission;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -315,6 +316,50 @@ class ShopRoutesTest {
       assertEquals(200, again.join().status());
     } finally {
       flooded.unbind();
+    }
+  }
+
+  @Test
+  void pastItsFairShareAFloodedEventsHoldWaitsForAPlaceAndIsAnsweredWhenOneFrees() throws Exception {
+    TestProbe<EventInventory.Command> inv = testKit.createTestProbe();
+    // Two places shared between busy events (holds: one each), a wait of a minute at most.
+    Bulkhead bulkhead = new Bulkhead(10, 2, id -> true, 60_000, 60_000);
+    io.boxoffice.app.Metrics metrics = new io.boxoffice.app.Metrics();
+    Api patient = new Api(testKit.system(), Duration.ofSeconds(20), 65536);
+    ShopRoutes small = new ShopRoutes(patient, new BulkheadDirectives(bulkhead, patient, metrics), new Identity(tokens, patient),
+        ShopAdmission.everyone(), views, id -> inv.getRef(), id -> carts.getRef(), testKit.system().scheduler(),
+        settings(Duration.ofSeconds(30)), metrics);
+    ServerBinding bound = Http.get(testKit.system()).newServerAt("127.0.0.1", 0).bind(patient.seal(small.routes()))
+        .toCompletableFuture().get(10, TimeUnit.SECONDS);
+    try {
+      int port = bound.localAddress().getPort();
+      HttpFan hot = new HttpFan(port).withCookie(tokens.issue("hot-fan"));
+      HttpFan calm = new HttpFan(port).withCookie(tokens.issue("calm-fan"));
+      String best = "{\"best\":{\"quantity\":1}}";
+      CompletableFuture<HttpFan.Reply> first = hot.sendAsync("POST", "/api/events/hotter/cart/holds", best);
+      EventInventory.HoldBest firstAsk = inv.expectMessageClass(EventInventory.HoldBest.class);
+      CompletableFuture<HttpFan.Reply> quiet = calm.sendAsync("POST", "/api/events/calm/cart/holds", best);
+      EventInventory.HoldBest quietAsk = inv.expectMessageClass(EventInventory.HoldBest.class);
+      // The node is full (2) and both events are busy: the hot event's next hold lines up, unasked.
+      CompletableFuture<HttpFan.Reply> second = new HttpFan(port).withCookie(tokens.issue("hot-fan-2"))
+          .sendAsync("POST", "/api/events/hotter/cart/holds", best);
+      org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> bulkhead.waiting("hotter") == 1);
+      inv.expectNoMessage(Duration.ofMillis(200));
+      assertFalse(second.isDone(), "waiting, not refused");
+      long until = Instant.parse("2026-12-01T10:10:00Z").toEpochMilli();
+      quietAsk.replyTo().tell(new EventInventory.Held(List.of(new EventInventory.SeatPrice("B-1-1", 100)), until));
+      assertEquals(200, quiet.join().status());
+      // The quiet event's place went to the hot event's line: its hold is asked now and answered.
+      EventInventory.HoldBest secondAsk = inv.expectMessageClass(EventInventory.HoldBest.class);
+      secondAsk.replyTo().tell(new EventInventory.Held(List.of(new EventInventory.SeatPrice("A-1-2", 100)), until));
+      firstAsk.replyTo().tell(new EventInventory.Held(List.of(new EventInventory.SeatPrice("A-1-1", 100)), until));
+      assertEquals(200, second.join().status());
+      assertEquals(200, first.join().status());
+      for (int i = 0; i < 3; i++) carts.expectMessageClass(Cart.HoldPlaced.class);
+      assertEquals(0, bulkhead.inFlight());
+      assertEquals(0, bulkhead.waiting("hotter"));
+    } finally {
+      bound.unbind();
     }
   }
 
