@@ -281,7 +281,7 @@ public final class Node {
     // Only events this node knows share it: made-up ids in flight never shrink a real event's share.
     Bulkhead bulkhead = new Bulkhead(bo.getInt("edge.per-event-in-flight"), bo.getInt("edge.node-in-flight"),
         eventId -> manifests.known(eventId) != null, bo.getDuration("edge.fair-wait").toMillis(),
-        bo.getDuration("edge.busy-linger").toMillis());
+        bo.getDuration("edge.busy-linger").toMillis(), system.executionContext());
 
     AccountRoutes accounts = AccountsModule.routes(system, config, api, identityTokens);
     // Managers' calls are few and chain several asks to entities that may be new (shards to

@@ -85,6 +85,8 @@ public final class Bulkhead {
   private final long maxWaitMillis;
   private final long lingerNanos;
   private final LongSupplier nanoClock;
+  /** Where a request let in from its line goes on: never on the thread of the request that left, which may be deep in its own completion. */
+  private final java.util.concurrent.Executor handOff;
   private final Map<String, Compartment> compartments = new HashMap<>();
   /** Shared compartments that became idle, oldest first (an entry is stale once its compartment was busy again). */
   private final ArrayDeque<Idle> idle = new ArrayDeque<>();
@@ -99,7 +101,7 @@ public final class Bulkhead {
 
   /** Compartments of {@code perEvent} requests and no node-wide sharing (every event its whole compartment). */
   public Bulkhead(int perEvent) {
-    this(perEvent, Integer.MAX_VALUE, id -> true, 0, 0, System::nanoTime);
+    this(perEvent, Integer.MAX_VALUE, id -> true, 0, 0, Runnable::run, System::nanoTime);
   }
 
   /**
@@ -109,12 +111,17 @@ public final class Bulkhead {
    * @param shares whether an event takes part in the fair share: events this node knows
    * @param maxWaitMillis how long a request waits for a place before it is refused
    * @param lingerMillis how long an event counts as busy after its last request left
+   * @param handOff runs a waiting request that was let in (its route goes on there): a
+   *     dispatcher, so that a request that completes at once and lets the next one in does not
+   *     run that one on its own stack, and the next after it, as deep as the line is long
    */
-  public Bulkhead(int perEvent, int node, Predicate<String> shares, long maxWaitMillis, long lingerMillis) {
-    this(perEvent, node, shares, maxWaitMillis, lingerMillis, System::nanoTime);
+  public Bulkhead(int perEvent, int node, Predicate<String> shares, long maxWaitMillis, long lingerMillis,
+                  java.util.concurrent.Executor handOff) {
+    this(perEvent, node, shares, maxWaitMillis, lingerMillis, handOff, System::nanoTime);
   }
 
-  Bulkhead(int perEvent, int node, Predicate<String> shares, long maxWaitMillis, long lingerMillis, LongSupplier nanoClock) {
+  Bulkhead(int perEvent, int node, Predicate<String> shares, long maxWaitMillis, long lingerMillis,
+           java.util.concurrent.Executor handOff, LongSupplier nanoClock) {
     if (perEvent < 2) throw new IllegalArgumentException("capacity must be at least 2");
     if (node < 2) throw new IllegalArgumentException("the node's capacity must be at least 2");
     if (maxWaitMillis < 0 || lingerMillis < 0) throw new IllegalArgumentException("waits cannot be negative");
@@ -124,6 +131,7 @@ public final class Bulkhead {
     this.maxWaitMillis = maxWaitMillis;
     this.lingerNanos = TimeUnit.MILLISECONDS.toNanos(lingerMillis);
     this.nanoClock = nanoClock;
+    this.handOff = handOff;
   }
 
   /**
@@ -303,7 +311,9 @@ public final class Bulkhead {
   private void letInOutsideTheLock(List<Waiter> letIn) {
     for (Waiter w : letIn) {
       // Timed out between the hand-over and now: its place goes on to the next in line.
-      if (!w.admitted().complete(true)) exit(w.eventId());
+      handOff.execute(() -> {
+        if (!w.admitted().complete(true)) exit(w.eventId());
+      });
     }
   }
 

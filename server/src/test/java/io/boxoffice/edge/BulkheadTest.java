@@ -37,7 +37,7 @@ class BulkheadTest {
   @Test
   void aBusyNodeTakesBackWhatAFloodedEventHoldsBeyondItsFairShareAndGivesItToTheOthers() {
     // Compartments of 100; once 20 are in flight and several events want them, they are shared.
-    Bulkhead b = new Bulkhead(100, 20, id -> true, 0, 0);
+    Bulkhead b = new Bulkhead(100, 20, id -> true, 0, 0, Runnable::run);
     while (b.tryEnter("hot", Bulkhead.Priority.HOLD)) { }
     assertEquals(80, b.inFlight("hot"), "alone, an event may fill its holds' share of its compartment");
     // Two events busy: a fair share of holds is 20 * 0.8 / 2 = 8 each.
@@ -56,7 +56,7 @@ class BulkheadTest {
   @Test
   void madeUpEventsInFlightNeverShrinkARealEventsShare() {
     // A bot names 300 ids nobody created at once: the node is busy, but only real events share it.
-    Bulkhead b = new Bulkhead(100, 20, id -> !id.startsWith("made-up-"), 0, 0);
+    Bulkhead b = new Bulkhead(100, 20, id -> !id.startsWith("made-up-"), 0, 0, Runnable::run);
     for (int i = 0; i < 300; i++) assertTrue(b.tryEnter("made-up-" + i, Bulkhead.Priority.READ), "made-up " + i);
     for (int i = 0; i < 80; i++) assertTrue(b.tryEnter("real", Bulkhead.Priority.HOLD), "the real event's hold " + i);
     assertFalse(b.tryEnter("real", Bulkhead.Priority.HOLD), "its own compartment still bounds it");
@@ -139,7 +139,7 @@ class BulkheadTest {
   @Test
   void pastItsFairShareAFloodedEventWaitsInItsLineAndEachPlaceThatFreesGoesToTheEventWithFewestInFlight() {
     // The node shares 10 places (holds 8: 4 each between two events) once both are busy.
-    Bulkhead b = new Bulkhead(100, 10, id -> true, 60_000, 1_000, new Clock());
+    Bulkhead b = new Bulkhead(100, 10, id -> true, 60_000, 1_000, Runnable::run, new Clock());
     for (int i = 0; i < 20; i++) assertTrue(in(b.enter("hot", Bulkhead.Priority.HOLD)), "alone, the hot event goes in: " + i);
     java.util.concurrent.CompletionStage<Boolean> quiet1 = b.enter("quiet", Bulkhead.Priority.HOLD);
     assertTrue(in(quiet1), "below its fair share, the quiet event goes in at once, however busy the node");
@@ -166,7 +166,7 @@ class BulkheadTest {
 
   @Test
   void aRequestWaitsAtMostTheFairWaitThenIsRefusedAndLeavesTheLine() {
-    Bulkhead b = new Bulkhead(100, 4, id -> true, 50, 1_000, new Clock());
+    Bulkhead b = new Bulkhead(100, 4, id -> true, 50, 1_000, Runnable::run, new Clock());
     for (int i = 0; i < 4; i++) assertTrue(in(b.enter("hot", Bulkhead.Priority.CHECKOUT)));
     assertTrue(in(b.enter("quiet", Bulkhead.Priority.CHECKOUT)));
     java.util.concurrent.CompletionStage<Boolean> late = b.enter("hot", Bulkhead.Priority.CHECKOUT);
@@ -180,7 +180,7 @@ class BulkheadTest {
   @Test
   void aQuietEventBetweenItsRequestsStillCountsAsBusySoTheFloodIsNotAloneAgain() {
     Clock clock = new Clock();
-    Bulkhead b = new Bulkhead(100, 10, id -> true, 60_000, 1_000, clock);
+    Bulkhead b = new Bulkhead(100, 10, id -> true, 60_000, 1_000, Runnable::run, clock);
     for (int i = 0; i < 10; i++) assertTrue(in(b.enter("hot", Bulkhead.Priority.HOLD)));
     assertTrue(in(b.enter("quiet", Bulkhead.Priority.HOLD)));
     b.exit("quiet");
@@ -196,11 +196,38 @@ class BulkheadTest {
   @Test
   void aFullCompartmentIsRefusedAtOnceEvenWithAWaitingLine() {
     // Holds fill four fifths of 10: 8 in flight or waiting, then 503 at once.
-    Bulkhead b = new Bulkhead(10, 2, id -> true, 60_000, 1_000, new Clock());
+    Bulkhead b = new Bulkhead(10, 2, id -> true, 60_000, 1_000, Runnable::run, new Clock());
     assertTrue(in(b.enter("other", Bulkhead.Priority.HOLD)));
     assertTrue(in(b.enter("hot", Bulkhead.Priority.HOLD)));
     for (int i = 0; i < 7; i++) assertTrue(waiting(b.enter("hot", Bulkhead.Priority.HOLD)), "waits: " + i);
     java.util.concurrent.CompletionStage<Boolean> over = b.enter("hot", Bulkhead.Priority.HOLD);
     assertTrue(over.toCompletableFuture().isDone() && !over.toCompletableFuture().join(), "refused at once, not lined up");
+  }
+
+  @Test
+  void aLongLineWhoseRequestsFinishAtOnceIsLetInWithoutGrowingTheStack() throws Exception {
+    java.util.concurrent.ExecutorService dispatcher = java.util.concurrent.Executors.newSingleThreadExecutor();
+    try {
+      Bulkhead b = new Bulkhead(40_000, 2, id -> true, 60_000, 1_000, dispatcher);
+      assertTrue(in(b.enter("hot", Bulkhead.Priority.CHECKOUT)));
+      assertTrue(in(b.enter("quiet", Bulkhead.Priority.CHECKOUT)));
+      // Each request of the line is answered the moment it is let in (a 4xx decided without an ask),
+      // and its exit lets the next one in: 20,000 deep if run on one stack.
+      java.util.List<java.util.concurrent.CompletableFuture<Void>> done = new java.util.ArrayList<>();
+      for (int i = 0; i < 20_000; i++) {
+        done.add(b.enter("hot", Bulkhead.Priority.CHECKOUT).toCompletableFuture().thenAccept(admitted -> {
+          if (admitted) b.exit("hot");
+        }));
+      }
+      assertEquals(20_000, b.waiting("hot"));
+      b.exit("hot");
+      java.util.concurrent.CompletableFuture.allOf(done.toArray(java.util.concurrent.CompletableFuture[]::new))
+          .get(30, java.util.concurrent.TimeUnit.SECONDS);
+      assertTrue(done.stream().noneMatch(java.util.concurrent.CompletableFuture::isCompletedExceptionally));
+      assertEquals(0, b.waiting("hot"));
+      assertEquals(1, b.inFlight(), "only the quiet event's request is left");
+    } finally {
+      dispatcher.shutdownNow();
+    }
   }
 }

@@ -323,7 +323,7 @@ class ShopRoutesTest {
   void pastItsFairShareAFloodedEventsHoldWaitsForAPlaceAndIsAnsweredWhenOneFrees() throws Exception {
     TestProbe<EventInventory.Command> inv = testKit.createTestProbe();
     // Two places shared between busy events (holds: one each), a wait of a minute at most.
-    Bulkhead bulkhead = new Bulkhead(10, 2, id -> true, 60_000, 60_000);
+    Bulkhead bulkhead = new Bulkhead(10, 2, id -> true, 60_000, 60_000, testKit.system().executionContext());
     io.boxoffice.app.Metrics metrics = new io.boxoffice.app.Metrics();
     Api patient = new Api(testKit.system(), Duration.ofSeconds(20), 65536);
     ShopRoutes small = new ShopRoutes(patient, new BulkheadDirectives(bulkhead, patient, metrics), new Identity(tokens, patient),
