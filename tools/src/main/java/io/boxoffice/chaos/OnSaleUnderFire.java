@@ -186,6 +186,9 @@ public final class OnSaleUnderFire {
         + (settings.rollingRestart ? ", one rolling restart of every node" : ""));
     say("victims seed " + settings.seed + " (the same victims again: --seed " + settings.seed + ")");
     long saleStart = setUp();
+    // The host's first lookup loads the configuration and sharding's classes: done now, before
+    // the fans, it took 26-27 s in CI's drill while the fans ran and held the first kill back.
+    say("the event's host before the sale: node " + cluster.hostOf(eventId, store.nodes()));
     // The planned end; the chaos loop may move it later (--min-kills), never past lastPossibleEnd.
     AtomicLong loadEnd = new AtomicLong(saleStart + settings.loadSeconds * 1000);
     long lastPossibleEnd = loadEnd.get() + (settings.minKills > 0 ? MAX_EXTRA_LOAD_MILLIS
