@@ -319,18 +319,23 @@ class ShopRoutesTest {
     }
   }
 
-  @Test
-  void pastItsFairShareAFloodedEventsHoldWaitsForAPlaceAndIsAnsweredWhenOneFrees() throws Exception {
-    TestProbe<EventInventory.Command> inv = testKit.createTestProbe();
-    // Two places shared between busy events (holds: one each), a wait of a minute at most.
-    Bulkhead bulkhead = new Bulkhead(10, 2, id -> true, 60_000, 60_000, testKit.system().executionContext());
+  /** The shop's routes behind {@code bulkhead}, asking {@code inv}, on a port of their own (a patient ask timeout). */
+  private ServerBinding bindBehind(Bulkhead bulkhead, TestProbe<EventInventory.Command> inv) throws Exception {
     io.boxoffice.app.Metrics metrics = new io.boxoffice.app.Metrics();
     Api patient = new Api(testKit.system(), Duration.ofSeconds(20), 65536);
     ShopRoutes small = new ShopRoutes(patient, new BulkheadDirectives(bulkhead, patient, metrics), new Identity(tokens, patient),
         ShopAdmission.everyone(), views, id -> inv.getRef(), id -> carts.getRef(), testKit.system().scheduler(),
         settings(Duration.ofSeconds(30)), metrics);
-    ServerBinding bound = Http.get(testKit.system()).newServerAt("127.0.0.1", 0).bind(patient.seal(small.routes()))
+    return Http.get(testKit.system()).newServerAt("127.0.0.1", 0).bind(patient.seal(small.routes()))
         .toCompletableFuture().get(10, TimeUnit.SECONDS);
+  }
+
+  @Test
+  void pastItsFairShareAFloodedEventsHoldWaitsForAPlaceAndIsAnsweredWhenOneFrees() throws Exception {
+    TestProbe<EventInventory.Command> inv = testKit.createTestProbe();
+    // Two places shared between busy events (holds: one each), a wait of a minute at most.
+    Bulkhead bulkhead = new Bulkhead(10, 2, id -> true, 60_000, 60_000, testKit.system().executionContext());
+    ServerBinding bound = bindBehind(bulkhead, inv);
     try {
       int port = bound.localAddress().getPort();
       HttpFan hot = new HttpFan(port).withCookie(tokens.issue("hot-fan"));
@@ -367,13 +372,7 @@ class ShopRoutesTest {
   void aSaturatedEventShedsBeforeAnyCookieOrBodyIsReadWhileAQuietEventIsAdmittedAndAnswered() throws Exception {
     TestProbe<EventInventory.Command> inv = testKit.createTestProbe();
     Bulkhead bulkhead = new Bulkhead(10);
-    io.boxoffice.app.Metrics metrics = new io.boxoffice.app.Metrics();
-    Api patient = new Api(testKit.system(), Duration.ofSeconds(20), 65536);
-    ShopRoutes small = new ShopRoutes(patient, new BulkheadDirectives(bulkhead, patient, metrics), new Identity(tokens, patient),
-        ShopAdmission.everyone(), views, id -> inv.getRef(), id -> carts.getRef(), testKit.system().scheduler(),
-        settings(Duration.ofSeconds(30)), metrics);
-    ServerBinding bound = Http.get(testKit.system()).newServerAt("127.0.0.1", 0).bind(patient.seal(small.routes()))
-        .toCompletableFuture().get(10, TimeUnit.SECONDS);
+    ServerBinding bound = bindBehind(bulkhead, inv);
     try {
       int port = bound.localAddress().getPort();
       HttpFan flood = new HttpFan(port).withCookie(tokens.issue("flooder"));
