@@ -1,118 +1,203 @@
 package io.boxoffice.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.typesafe.config.Config;
-import com.typesafe.config.ConfigFactory;
-import io.boxoffice.app.Node;
 import io.boxoffice.support.HttpFan;
-import java.time.Clock;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.LongAdder;
-import org.HdrHistogram.ConcurrentHistogram;
-import org.HdrHistogram.Histogram;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
- * Holds as a fan meets them: best-available 2-seat holds through the real HTTP routes (signed
- * identity cookie checked, JSON parsed, the event's inventory asked, the answer only after the
- * journal write) until a 70,000-seat open sale is sold out, by {@code concurrency} HTTP/1.1
- * connections, each working through its own signed-in fans (an account may hold
- * {@value #MAX_SEATS_PER_ACCOUNT} seats). In the same run, on the same database and at the same
- * concurrency: the seed's SKIP LOCKED statement ({@link HoldThroughputBench#sqlRound}), and the
- * same node's inventory asked directly ({@link HoldThroughputBench#boxofficeRound}), so the
- * edge's share of the cost shows as the ratio of the two boxoffice figures.
+ * Holds as a fan meets them: best-available 2-seat holds through the real HTTP routes of the
+ * packaged jar (signed identity cookie checked, JSON parsed, the event's inventory asked, the
+ * answer only after the journal write) until a 70,000-seat open sale is sold out. The load is
+ * wrk with a Lua script ({@code concurrency} keep-alive connections over {@code wrk.threads}
+ * threads, each thread working through its own signed-in fans, each fan
+ * {@value #MAX_SEATS_PER_ACCOUNT} seats): a load generator that costs little, in a process of its
+ * own, so the node's JVM is the only Java on the clock. The sell-out is seen by polling the
+ * event's stats. In the same run, on the same database and at the same concurrency: the seed's
+ * SKIP LOCKED statement ({@link HoldThroughputBench#sqlRound}).
  *
- * <p>System properties: {@code concurrency} (64), {@code rounds} (3, medians compared),
- * {@code warmup} (1 uncounted HTTP round), {@code sql.window} (15 s), {@code db.*}, {@code baselines}.
+ * <p>Also printed: the node's CPU time per hold ({@code /proc}), which shared-machine noise
+ * moves far less than a rate.
+ *
+ * <p>System properties: {@code concurrency} (64), {@code wrk.threads} (2), {@code rounds} (3,
+ * medians compared), {@code warmup} (1 uncounted HTTP round), {@code sql.window} (15 s),
+ * {@code jar} (server/target/boxoffice.jar), {@code node.opts} (-Xms1g -Xmx1g -XX:+UseParallelGC),
+ * {@code db.*}, {@code baselines}.
  */
 public final class HttpHoldBench {
   static final int SEATS = 70_000;
   static final int MAX_SEATS_PER_ACCOUNT = 50;
+  private static final int HOLDS_PER_FAN = MAX_SEATS_PER_ACCOUNT / 2;
   private static final Duration ROUND_LIMIT = Duration.ofMinutes(3);
-  private static final long MAX_LATENCY_US = TimeUnit.MINUTES.toMicros(1);
+  private static final Pattern WRK_P50 = Pattern.compile("\\s50%\\s+(\\S+)");
+  private static final Pattern WRK_P99 = Pattern.compile("\\s99%\\s+(\\S+)");
+  private static final Pattern WRK_CODES = Pattern.compile("codes (.*)");
 
   private HttpHoldBench() {}
 
   public static void main(String[] args) throws Exception {
     int concurrency = Integer.getInteger("concurrency", 64);
+    int threads = Integer.getInteger("wrk.threads", 2);
     int rounds = Integer.getInteger("rounds", 3);
     int warmups = Integer.getInteger("warmup", 1);
     Duration window = Duration.ofSeconds(Long.getLong("sql.window", 15));
+    Path jar = Path.of(System.getProperty("jar", "server/target/boxoffice.jar"));
+    List<String> nodeOpts = List.of(System.getProperty("node.opts", "-Xms1g -Xmx1g -XX:+UseParallelGC").trim().split("\\s+"));
     String setup = BenchDb.baseline("skiplocked_setup.sql");
     String hold = BenchDb.single(BenchDb.baseline("skiplocked_hold.sql"));
     String run = "hbench" + Long.toString(System.currentTimeMillis(), 36);
-    String adminToken = run + "-admin-token-0123456789abcdefghijklmnop";
 
     List<HoldThroughputBench.Round> sql = new ArrayList<>();
-    List<HoldThroughputBench.Round> http = new ArrayList<>();
-    List<HoldThroughputBench.Round> actor = new ArrayList<>();
-    Node node = Node.start(nodeConfig(run, adminToken), new Node.Options(Clock.systemUTC(), null));
-    try {
-      Admin admin = new Admin(node.httpPort(), adminToken);
+    List<WrkRound> http = new ArrayList<>();
+    try (JarNode node = JarNode.start(jar, Path.of("target/bench/http-holds-node.log"), nodeOpts, Duration.ofMinutes(3))) {
+      Admin admin = new Admin(node.httpPort, node.adminToken);
       String venue = admin.venue(run);
-      // Accounts are made before the clock runs: signing up is not what this measures.
+      // Accounts are made before the clock runs (signing up is not what this measures); the
+      // per-account limit is per event, so one crowd serves every round.
       int fansNeeded = SEATS / MAX_SEATS_PER_ACCOUNT + concurrency * 2;
+      System.out.printf("signing up %,d fans%n", fansNeeded);
+      List<String> cookies = signUp(node.httpPort, run, fansNeeded, 32).stream().map(HttpFan::cookie).toList();
       for (int r = 1; r <= warmups; r++) {
-        System.out.println("warm-up " + r + "  HTTP      " + httpRound(node, admin, venue, run + "-warm" + r, concurrency, fansNeeded).line());
+        System.out.println("warm-up " + r + "  HTTP  " + wrkRound(node, admin, venue, run + "-warm" + r, threads, concurrency, cookies).line());
       }
       for (int r = 1; r <= rounds; r++) {
         sql.add(HoldThroughputBench.sqlRound(setup, hold, concurrency, window));
-        System.out.println("round " + r + " SQL       " + sql.get(r - 1).line());
-        http.add(httpRound(node, admin, venue, run + "-h" + r, concurrency, fansNeeded));
-        System.out.println("round " + r + " HTTP      " + http.get(r - 1).line());
-        actor.add(HoldThroughputBench.boxofficeRound(node.system(), run + "-a" + r, concurrency));
-        System.out.println("round " + r + " actor ask " + actor.get(r - 1).line());
+        System.out.println("round " + r + " SQL   " + sql.get(r - 1).line());
+        http.add(wrkRound(node, admin, venue, run + "-h" + r, threads, concurrency, cookies));
+        System.out.println("round " + r + " HTTP  " + http.get(r - 1).line());
       }
     } finally {
-      node.stop();
       BenchDb.dropSeats();
       HoldThroughputBench.deleteJournal(run);
     }
 
     HoldThroughputBench.Round s = median(sql);
-    HoldThroughputBench.Round h = median(http);
-    HoldThroughputBench.Round a = median(actor);
+    WrkRound h = http.stream().sorted(Comparator.comparingDouble(WrkRound::rate)).toList().get(http.size() / 2);
     System.out.println();
     System.out.println("==== HttpHoldBench: best-available 2-seat holds through HTTP, one open sale of 70,000 seats, PostgreSQL ====");
-    System.out.printf("concurrency        %d (SQL: autocommit JDBC connections; HTTP: keep-alive connections, one request in flight each)%n",
-        concurrency);
+    System.out.printf("concurrency        %d (SQL: autocommit JDBC connections; HTTP: wrk -t%d keep-alive connections, one request"
+        + " in flight each, to the packaged jar)%n", concurrency, threads);
     System.out.printf("rounds             %d after %d HTTP warm-up, median shown (SQL window %d s or sold out; boxoffice until sold out)%n",
         rounds, warmups, window.toSeconds());
     System.out.printf("SQL SKIP LOCKED    %,9.0f holds/s   %s%n", s.rate(), BenchDb.latencies(s.latency()));
-    System.out.printf("boxoffice HTTP     %,9.0f holds/s   %s   sell-out %.1f s%n", h.rate(), BenchDb.latencies(h.latency()),
-        h.seconds());
-    System.out.printf("boxoffice ask      %,9.0f holds/s   %s%n", a.rate(), BenchDb.latencies(a.latency()));
+    System.out.printf("boxoffice HTTP     %,9.0f holds/s   sell-out %.2f s   p50 %s  p99 %s   node CPU %,.0f µs per hold%n",
+        h.rate(), h.seconds(), h.p50(), h.p99(), h.cpuMicrosPerHold());
     StringBuilder perRound = new StringBuilder();
     for (int r = 0; r < rounds; r++) perRound.append(String.format(" %.1fx", http.get(r).rate() / sql.get(r).rate()));
     System.out.printf("ratio HTTP/SQL     %.1fx of the medians, per round%s%n", h.rate() / s.rate(), perRound);
-    System.out.printf("ratio HTTP/ask     %.2fx (the edge's share of the cost: %.0f%%)%n", h.rate() / a.rate(),
-        100 * (1 - h.rate() / a.rate()));
   }
 
-  static Config nodeConfig(String run, String adminToken) {
-    return ConfigFactory.parseMap(Map.of(
-            "boxoffice.secrets.admin-token", adminToken,
-            // One client address sends every fan's requests: no per-prefix or per-account limit
-            // may be what the bench measures.
-            "boxoffice.bots.rate-limits.per-account.burst", 1_000_000,
-            "boxoffice.bots.rate-limits.per-account.per-second", 1_000_000,
-            "boxoffice.bots.rate-limits.per-prefix.burst", 1_000_000,
-            "boxoffice.bots.rate-limits.per-prefix.per-second", 1_000_000,
-            "boxoffice.accounts.rate-limits.per-prefix.burst", 1_000_000,
-            "boxoffice.accounts.rate-limits.per-email.burst", 1_000,
-            "boxoffice.accounts.pbkdf2-iterations", 1_000))
-        .withFallback(HoldThroughputBench.nodeConfig(run));
+  /** One sell-out through wrk: holds until nothing is left, when the poll of the stats saw 0 available. */
+  record WrkRound(long holds, double seconds, double cpuSeconds, String p50, String p99, String codes) {
+    double rate() { return holds / seconds; }
+
+    double cpuMicrosPerHold() { return cpuSeconds * 1e6 / holds; }
+
+    String line() {
+      return String.format("%,9.0f holds/s  %,6d holds in %5.2f s  p50 %s  p99 %s  node CPU %.1f s (%,.0f µs/hold)  answers %s  load %s",
+          rate(), holds, seconds, p50, p99, cpuSeconds, cpuMicrosPerHold(), codes, BenchDb.loadAverage());
+    }
+  }
+
+  /**
+   * A fresh open sale held until sold out by wrk: each of its threads takes every
+   * {@code threads}-th fan, {@value #HOLDS_PER_FAN} holds each (the per-account limit), so no
+   * answer has to steer the load. The clock runs from wrk's start to the first stats poll that
+   * sees no seat available; wrk is then stopped (SIGINT, on which it prints its figures).
+   */
+  static WrkRound wrkRound(JarNode node, Admin admin, String venue, String eventId, int threads, int connections,
+                           List<String> cookies) throws Exception {
+    admin.openSale(eventId, venue);
+    Path script = Path.of("target/bench/http-holds.lua").toAbsolutePath();
+    Files.createDirectories(script.getParent());
+    Files.writeString(script, luaScript(eventId, threads, cookies));
+    ProcessBuilder pb = new ProcessBuilder("wrk", "-t" + threads, "-c" + connections, "-d" + ROUND_LIMIT.toSeconds() + "s",
+        "--latency", "-s", script.toString(), "http://127.0.0.1:" + node.httpPort).redirectErrorStream(true);
+    double cpu0 = node.cpuSeconds();
+    long t0 = System.nanoTime();
+    Process wrk = pb.start();
+    CompletableFuture<String> out = CompletableFuture.supplyAsync(() -> {
+      try {
+        return new String(wrk.getInputStream().readAllBytes());
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    });
+    long soldOutAt = 0;
+    long available = -1;
+    while (System.nanoTime() - t0 < ROUND_LIMIT.toNanos() && wrk.isAlive()) {
+      available = admin.stats(eventId).get("seats").get("available").asLong();
+      if (available == 0) {
+        soldOutAt = System.nanoTime();
+        break;
+      }
+      TimeUnit.MILLISECONDS.sleep(20);
+    }
+    double cpu = node.cpuSeconds() - cpu0;
+    new ProcessBuilder("kill", "-INT", Long.toString(wrk.pid())).start().waitFor();
+    String said = out.get(30, TimeUnit.SECONDS);
+    wrk.waitFor(30, TimeUnit.SECONDS);
+    if (soldOutAt == 0) throw new IllegalStateException("not sold out (" + available + " left); wrk said: " + said);
+    JsonNode seats = admin.stats(eventId).get("seats");
+    long holds = seats.get("held").asLong() / 2;
+    return new WrkRound(holds, (soldOutAt - t0) / 1e9, cpu, find(WRK_P50, said), find(WRK_P99, said), find(WRK_CODES, said));
+  }
+
+  private static String find(Pattern p, String text) {
+    Matcher m = p.matcher(text);
+    return m.find() ? m.group(1) : "?";
+  }
+
+  /** wrk's script: each thread's n-th request is the hold of fan {@code thread + threads * (n / HOLDS_PER_FAN)}. */
+  static String luaScript(String eventId, int threads, List<String> cookies) {
+    StringBuilder lua = new StringBuilder("local cookies = {\n");
+    for (String c : cookies) lua.append("  \"bo_id=").append(c).append("\",\n");
+    lua.append("}\n");
+    lua.append("local path = \"/api/events/").append(eventId).append("/cart/holds\"\n");
+    lua.append("""
+        local body = '{"best":{"quantity":2}}'
+        local threads = {}
+        local next_id = 0
+        function setup(thread)
+          thread:set("tid", next_id)
+          next_id = next_id + 1
+          table.insert(threads, thread)
+        end
+        function init(args)
+          n = 0
+          answers = {}
+        end
+        function request()
+          local fan = tid + %d * math.floor(n / %d)
+          n = n + 1
+          return wrk.format("POST", path, {["Cookie"] = cookies[(fan %% #cookies) + 1], ["Content-Type"] = "application/json"}, body)
+        end
+        function response(status, headers, body)
+          answers[status] = (answers[status] or 0) + 1
+        end
+        function done(summary, latency, requests)
+          local all = {}
+          for _, t in ipairs(threads) do
+            for status, count in pairs(t:get("answers")) do all[status] = (all[status] or 0) + count end
+          end
+          local line = ""
+          for status, count in pairs(all) do line = line .. status .. "=" .. count .. " " end
+          print("codes " .. line)
+        end
+        """.formatted(threads, HOLDS_PER_FAN));
+    return lua.toString();
   }
 
   /** The admin API with this run's token. */
@@ -144,61 +229,6 @@ public final class HttpHoldBench {
 
   static void expect(int status, HttpFan.Reply reply, String what) {
     if (reply.status() != status) throw new IllegalStateException(what + ": " + reply.status() + " " + reply.body());
-  }
-
-  /** A fresh open sale; {@code connections} threads hold 2 seats at a time through HTTP until nothing is left. */
-  static HoldThroughputBench.Round httpRound(Node node, Admin admin, String venue, String eventId, int connections,
-                                             int fansNeeded) throws Exception {
-    admin.openSale(eventId, venue);
-    List<HttpFan> fans = signUp(node.httpPort(), eventId, fansNeeded, connections);
-    AtomicInteger nextFan = new AtomicInteger();
-    LongAdder holds = new LongAdder();
-    Histogram latency = new ConcurrentHistogram(MAX_LATENCY_US, 3);
-    Map<String, LongAdder> refusals = new ConcurrentHashMap<>();
-    AtomicBoolean soldOut = new AtomicBoolean();
-    CyclicBarrier start = new CyclicBarrier(connections + 1);
-    ExecutorService pool = Executors.newFixedThreadPool(connections);
-    String path = "/api/events/" + eventId + "/cart/holds";
-    String body = "{\"best\":{\"quantity\":2}}";
-    long[] startedAt = new long[1];
-    List<Future<?>> workers = new ArrayList<>();
-    try {
-      for (int i = 0; i < connections; i++) {
-        workers.add(pool.submit(() -> {
-          start.await(60, TimeUnit.SECONDS);
-          long deadline = startedAt[0] + ROUND_LIMIT.toNanos();
-          int f = nextFan.getAndIncrement();
-          while (!soldOut.get() && f < fans.size() && System.nanoTime() < deadline) {
-            long t0 = System.nanoTime();
-            HttpFan.Reply r = fans.get(f).send("POST", path, body);
-            if (r.status() == 200) {
-              latency.recordValue(Math.min((System.nanoTime() - t0) / 1000, MAX_LATENCY_US));
-              holds.increment();
-              continue;
-            }
-            String code = r.status() + " " + r.error();
-            refusals.computeIfAbsent(code, c -> new LongAdder()).increment();
-            if (r.status() == 422) {
-              f = nextFan.getAndIncrement(); // this account holds its limit: the next fan
-            } else if (r.status() == 409 && "no_seats".equals(r.error())) {
-              soldOut.set(true);
-            }
-          }
-          return null;
-        }));
-      }
-      startedAt[0] = System.nanoTime();
-      start.await(60, TimeUnit.SECONDS);
-      for (Future<?> w : workers) w.get();
-      double seconds = (System.nanoTime() - startedAt[0]) / 1e9;
-      Map<String, Long> refused = new TreeMap<>();
-      refusals.forEach((code, n) -> refused.put(code, n.sum()));
-      JsonNode seats = admin.stats(eventId).get("seats");
-      String note = (soldOut.get() ? "sold out" : "NOT sold out") + "; seats " + seats;
-      return new HoldThroughputBench.Round(holds.sum(), seconds, latency, refused, note);
-    } finally {
-      pool.shutdownNow();
-    }
   }
 
   /** {@code count} new accounts, signed in, {@code parallel} at a time. */

@@ -54,6 +54,11 @@ final class JarNode implements AutoCloseable {
     return new JarNode(ChildNode.start(jar, log, options, env, "bench-admin-" + key(), startup));
   }
 
+  /** CPU seconds the node's JVM has used so far (see {@link ChildNode#cpuSeconds()}). */
+  double cpuSeconds() {
+    return node.cpuSeconds();
+  }
+
   @Override
   public void close() {
     node.close();

@@ -85,6 +85,24 @@ public final class ChildNode implements AutoCloseable {
     throw new IllegalStateException("the node did not serve within " + startup.toSeconds() + " s (see " + log + ")");
   }
 
+  /**
+   * CPU time the node's process has used so far (user + system, from {@code /proc}), in seconds;
+   * NaN where there is no {@code /proc}.
+   */
+  public double cpuSeconds() {
+    try {
+      String stat = Files.readString(Path.of("/proc", Long.toString(process.pid()), "stat"));
+      // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
+      String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+      return (Long.parseLong(f[11]) + Long.parseLong(f[12])) / (double) CLOCK_TICKS;
+    } catch (IOException | RuntimeException e) {
+      return Double.NaN;
+    }
+  }
+
+  /** USER_HZ: the unit of /proc's CPU times, 100 on every Linux we run on. */
+  private static final int CLOCK_TICKS = 100;
+
   @Override
   public void close() {
     if (!process.isAlive()) return;
