@@ -152,10 +152,10 @@ public final class Bulkhead {
   private CompletableFuture<Boolean> enter(String eventId, Priority priority, boolean mayWait) {
     int limit = Math.max(1, (int) Math.floor(perEvent * priority.share));
     CompletableFuture<Boolean> waiting;
-    List<Waiter> letIn = new ArrayList<>();
+    List<Waiter> letIn = null;
     try {
       synchronized (this) {
-        if (forgetIdle(nanoClock.getAsLong())) handOver(letIn);
+        if (forgetIdle(nanoClock.getAsLong())) letIn = handOver();
         waiting = enterLocked(eventId, priority, mayWait, limit);
         if (waiting == IN || waiting == OUT) return waiting;
       }
@@ -190,17 +190,16 @@ public final class Bulkhead {
     return OUT;
   }
 
-
   /** Gives back the place taken by a true of {@link #enter} or {@link #tryEnter}. */
   public void exit(String eventId) {
-    List<Waiter> letIn = new ArrayList<>();
+    List<Waiter> letIn;
     synchronized (this) {
       Compartment c = compartments.get(eventId);
       if (c == null || c.inFlight == 0) return;
       c.inFlight--;
       allInFlight--;
       if (c.shared) total--;
-      handOver(letIn);
+      letIn = handOver();
       becameIdle(c);
     }
     letInOutsideTheLock(letIn);
@@ -225,10 +224,10 @@ public final class Bulkhead {
 
   /** Events with a compartment now: busy, or shared and within their linger. */
   public int busyEvents() {
-    List<Waiter> letIn = new ArrayList<>();
+    List<Waiter> letIn = null;
     try {
       synchronized (this) {
-        if (forgetIdle(nanoClock.getAsLong())) handOver(letIn);
+        if (forgetIdle(nanoClock.getAsLong())) letIn = handOver();
         return compartments.size();
       }
     } finally {
@@ -266,18 +265,25 @@ public final class Bulkhead {
     if (c.shared) total++;
   }
 
-  /** Places freed: the heads of the lines go in, the event with the fewest in flight first, while they may. */
-  private void handOver(List<Waiter> letIn) {
+  /**
+   * Places freed: the heads of the lines that may go in do, the event with the fewest in flight
+   * first. A head that may not (a read past its event's share) holds back only its own line:
+   * another event's head of a larger class still goes in. Returns who goes in, or null when
+   * nobody does (most calls: nothing is allocated for them).
+   */
+  private List<Waiter> handOver() {
+    List<Waiter> letIn = null;
     while (true) {
       Compartment next = null;
       for (Compartment c : lined) {
-        if (next == null || c.inFlight < next.inFlight) next = c;
+        if ((next == null || c.inFlight < next.inFlight) && mayGoIn(c, c.line.peek().priority())) next = c;
       }
-      if (next == null || !mayGoIn(next, next.line.peek().priority())) return;
+      if (next == null) return letIn;
       Waiter w = next.line.poll();
       if (next.line.isEmpty()) lined.remove(next);
       if (w.admitted().isDone()) continue;
       admit(next);
+      if (letIn == null) letIn = new ArrayList<>();
       letIn.add(w);
     }
   }
@@ -309,6 +315,7 @@ public final class Bulkhead {
   // ---- outside the lock --------------------------------------------------------------------
 
   private void letInOutsideTheLock(List<Waiter> letIn) {
+    if (letIn == null) return;
     for (Waiter w : letIn) {
       // Timed out between the hand-over and now: its place goes on to the next in line.
       handOff.execute(() -> {
@@ -318,13 +325,13 @@ public final class Bulkhead {
   }
 
   private void leaveLine(String eventId, CompletableFuture<Boolean> waiting) {
-    List<Waiter> letIn = new ArrayList<>();
+    List<Waiter> letIn;
     synchronized (this) {
       Compartment c = compartments.get(eventId);
       if (c == null) return;
       c.line.removeIf(w -> w.admitted() == waiting);
       if (c.line.isEmpty()) lined.remove(c);
-      handOver(letIn);
+      letIn = handOver();
       becameIdle(c);
     }
     letInOutsideTheLock(letIn);

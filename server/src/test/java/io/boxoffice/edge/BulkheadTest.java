@@ -165,6 +165,24 @@ class BulkheadTest {
   }
 
   @Test
+  void aLineWhoseHeadMayNotGoInHoldsBackOnlyItselfNotAnotherEventsHeadThatMay() {
+    // 10 places; with three events busy a read's fair share is 1, a checkout's 3.
+    Bulkhead b = new Bulkhead(100, 10, id -> true, 60_000, 1_000, Runnable::run, new Clock());
+    for (int i = 0; i < 6; i++) assertTrue(in(b.enter("c", Bulkhead.Priority.CHECKOUT)));
+    for (int i = 0; i < 3; i++) assertTrue(in(b.enter("b", Bulkhead.Priority.CHECKOUT)));
+    assertTrue(in(b.enter("a", Bulkhead.Priority.READ)));
+    java.util.concurrent.CompletionStage<Boolean> read1 = b.enter("a", Bulkhead.Priority.READ);
+    java.util.concurrent.CompletionStage<Boolean> read2 = b.enter("a", Bulkhead.Priority.READ);
+    java.util.concurrent.CompletionStage<Boolean> checkout = b.enter("b", Bulkhead.Priority.CHECKOUT);
+    assertTrue(waiting(read1) && waiting(read2) && waiting(checkout), "10 in flight, each event at its share: all wait");
+    b.exit("b");
+    assertTrue(in(read1), "the freed place goes to the fewest in flight (a: 1, b: 2)");
+    assertTrue(waiting(read2), "a's next read is past its share (2 in flight, share 1)");
+    assertTrue(in(checkout), "b's checkout is under its share (2 of 3) and goes in, not held back behind a's read");
+    assertEquals(3, b.inFlight("b"));
+  }
+
+  @Test
   void aRequestWaitsAtMostTheFairWaitThenIsRefusedAndLeavesTheLine() {
     Bulkhead b = new Bulkhead(100, 4, id -> true, 50, 1_000, Runnable::run, new Clock());
     for (int i = 0; i < 4; i++) assertTrue(in(b.enter("hot", Bulkhead.Priority.CHECKOUT)));
