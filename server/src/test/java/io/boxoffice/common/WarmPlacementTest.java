@@ -87,6 +87,22 @@ class WarmPlacementTest {
     assertEquals(elsewhere, allocate(WarmPlacement.fixed(ages, Duration.ofHours(1)), regions(List.of("1", "2"), List.of())));
   }
 
+  @Test
+  void aHotEntitySparesTheCoordinatorsOwnNodeThoughItHasFewerShards() throws Exception {
+    // The strategy runs in the coordinator, on the older node: "here".
+    assertEquals(elsewhere, allocate(WarmPlacement.fixed(), regions(List.of(), List.of("1", "2"))));
+    assertEquals(elsewhere, allocate(WarmPlacement.fixed(ages, Duration.ZERO), regions(List.of(), List.of("1", "2"))));
+    assertEquals(here, allocate(WarmPlacement.balanced(ages, Duration.ZERO), regions(List.of(), List.of("1", "2"))),
+        "small entities go by shard counts alone");
+  }
+
+  @Test
+  void theCoordinatorsNodeStillTakesAHotEntityWhenItIsTheOnlyCandidate() throws Exception {
+    Map<ActorRef, IndexedSeq<String>> onlyHere = scala.collection.immutable.Map$.MODULE$.<ActorRef, IndexedSeq<String>>empty()
+        .updated(here, scala.jdk.javaapi.CollectionConverters.asScala(List.of("1")).toIndexedSeq());
+    assertEquals(here, allocate(WarmPlacement.fixed(), onlyHere));
+  }
+
   scala.collection.immutable.Set<String> rebalance(WarmPlacement strategy, Map<ActorRef, IndexedSeq<String>> current)
       throws Exception {
     strategy.start(Adapter.toClassic(older.system()));
