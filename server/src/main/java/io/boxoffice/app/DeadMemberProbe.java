@@ -14,16 +14,19 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import org.apache.pekko.actor.Address;
+import org.apache.pekko.actor.ExtendedActorSystem;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.DispatcherSelector;
 import org.apache.pekko.actor.typed.Props;
+import org.apache.pekko.actor.typed.javadsl.Adapter;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.cluster.Member;
 import org.apache.pekko.cluster.MemberStatus;
 import org.apache.pekko.cluster.UniqueAddress;
 import org.apache.pekko.cluster.typed.Cluster;
 import org.apache.pekko.cluster.typed.Down;
+import org.apache.pekko.remote.RemoteActorRefProvider;
 
 /**
  * Downs a member at once when its remoting port refuses connections several times in a row: its
@@ -88,12 +91,30 @@ final class DeadMemberProbe {
               ctx.getLog().warn("{} refuses connections on its remoting port {} times in a row: its process is gone; downing it",
                   p.member().address(), inARow);
               cluster.manager().tell(new Down(p.member().address()));
+              quarantine(ctx.getSystem(), p.member());
               refusedInARow.remove(p.member());
             }
             return Behaviors.same();
           })
           .build();
     }));
+  }
+
+  /**
+   * Quarantines the dead incarnation (its address and uid; a process started again on the port
+   * has another uid). The leader removes a Down member only once it is unreachable or
+   * terminated, and a quarantine marks it terminated at once, where the failure detector would
+   * take its acceptable pause (3.5 s) and more: the event's shard moves that much sooner (10-minute
+   * drill before this: downed 0.3 s after the kill, removed 5.5 s after it). Pekko offers no public
+   * call for it; the remote provider's quarantine is the one its own transport uses, and the
+   * cluster turns the event it publishes into "terminated" for this member.
+   */
+  private static void quarantine(ActorSystem<?> system, UniqueAddress member) {
+    if (Adapter.toClassic(system) instanceof ExtendedActorSystem extended
+        && extended.provider() instanceof RemoteActorRefProvider remote) {
+      remote.quarantine(member.address(), scala.Option.apply((Object) member.longUid()),
+          "its remoting port refuses connections: the process is gone");
+    }
   }
 
   private static boolean isServing(MemberStatus status) {
