@@ -17,8 +17,9 @@ import scala.concurrent.Future;
  * <ul>
  *   <li>{@link #fixed}: for the few, hot entities (events, waiting rooms) a shard never moves to
  *   balance the cluster, and goes to the coordinator's own node (the oldest) only when no other
- *   node is a candidate: a kill of that node would stop the coordinator and the entity at once. A move stops the event for its hand-over and recovery: after every
- *   restart, a rebalance could stall the hottest sale twice. In a chaos drill an event moved to a
+ *   node is a candidate: a kill of that node would stop the coordinator and the entity at once.
+ *   A move stops the event for its hand-over and recovery: after every restart, a rebalance
+ *   could stall the hottest sale twice. In a chaos drill an event moved to a
  *   node up for 23 s recovered 3.6 s after its coordinator had placed it.</li>
  *   <li>{@link #balanced}: for the many small entities (carts, accounts, places, wallets) shards
  *   are balanced as Pekko's least-shard strategy does (3 per round at most), but only while
