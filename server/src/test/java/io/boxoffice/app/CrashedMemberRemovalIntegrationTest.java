@@ -33,8 +33,7 @@ class CrashedMemberRemovalIntegrationTest {
     // member unreachable: only the probe can have the member removed within the test's bound.
     String settings = "pekko.coordinated-shutdown.run-by-actor-system-terminate = off\n"
         + "pekko.cluster.failure-detector.acceptable-heartbeat-pause = 60s\n";
-    List<Node> nodes = cluster.startThree(settings);
-    for (Node n : nodes) TestCluster.awaitUp(n, 3);
+    List<Node> nodes = cluster.startThree(settings); // returns with all three up on every node
     Node crashed = nodes.get(2);
     crashed.system().terminate();
     crashed.system().getWhenTerminated().toCompletableFuture().get(30, TimeUnit.SECONDS);
