@@ -1,15 +1,17 @@
 package io.boxoffice.bench;
 
-import io.boxoffice.app.Node;
+import io.boxoffice.load.ChildNode;
 import io.boxoffice.support.HttpFan;
-import io.boxoffice.support.TestNode;
+import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InputStreamReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
@@ -18,17 +20,24 @@ import java.util.regex.Pattern;
 
 /**
  * The waiting-room page for a waiting fan under {@code wrk}: boxoffice (identity cookie and
- * queue token verified on every request, the page answered from memory) against nginx serving
- * the same bytes from disk on the same machine, rounds alternating. Properties:
- * {@code connections} (64), {@code threads} (2), {@code seconds} (15), {@code rounds} (3).
- * Needs {@code wrk} and {@code nginx} on the PATH (Debian packages wrk and nginx-light).
+ * queue token verified on every request, the page answered from memory) as an operator runs it,
+ * the packaged jar in a JVM of its own ({@link JarNode}), against nginx serving the same bytes
+ * from disk on the same machine, and against {@link BarePekkoHttpPeer} (pekko-http answering the
+ * same bytes and doing nothing else: what our stack costs before any work of ours), rounds
+ * alternating, with each wrk thread count in turn; with the CPU time each JVM spent per request.
+ * Properties: {@code connections} (64), {@code threads} (1,2: one measurement per count),
+ * {@code seconds} (15), {@code rounds} (3), {@code jar} (server/target/boxoffice.jar),
+ * {@code node.opts} (-Xms1g -Xmx1g -XX:+UseParallelGC). Needs {@code wrk} and {@code nginx} on the
+ * PATH (Debian packages wrk and nginx-light).
  */
 public final class PageBench {
   private static final int NGINX_PORT = Integer.getInteger("nginx.port", 18080);
+  private static final int BARE_PORT = Integer.getInteger("bare.port", 18081);
 
   public static void main(String[] args) throws Exception {
     int connections = Integer.getInteger("connections", 64);
-    int threads = Integer.getInteger("threads", 2);
+    List<Integer> threadCounts = Arrays.stream(System.getProperty("threads", "1,2").split(","))
+        .map(String::trim).map(Integer::valueOf).toList();
     int seconds = Integer.getInteger("seconds", 15);
     int rounds = Integer.getInteger("rounds", 3);
     Path dir = Path.of("target/bench/nginx").toAbsolutePath();
@@ -40,57 +49,99 @@ public final class PageBench {
     Files.write(dir.resolve("root/waiting-room.html"), page);
     Files.writeString(dir.resolve("nginx.conf"), nginxConfig(dir));
 
-    Node node = TestNode.postgres(Clock.systemUTC(), TestNode.payments(), com.typesafe.config.ConfigFactory.parseString(
-        "pekko.loglevel = WARNING\nboxoffice.bots.rate-limits.per-account.burst = 1000000000\n"
-            + "boxoffice.bots.rate-limits.per-account.per-second = 1000000000\n"
-            + "boxoffice.bots.rate-limits.per-prefix.burst = 1000000000\nboxoffice.bots.rate-limits.per-prefix.per-second = 1000000000"));
+    Path jar = Path.of(System.getProperty("jar", "server/target/boxoffice.jar"));
+    // The throughput collector, as the README runs nodes: a waiting page allocates little and
+    // lives shortly, and the parallel collector's young collections cost the least per request.
+    List<String> nodeOpts = List.of(System.getProperty("node.opts", "-Xms1g -Xmx1g -XX:+UseParallelGC").trim().split("\\s+"));
+    JarNode node = JarNode.start(jar, Path.of("target/bench/page-node.log"), nodeOpts, Duration.ofMinutes(3));
+    // pekko-http's own server with the same bytes and nothing else, in a JVM like the node's.
+    String java = ProcessHandle.current().info().command().orElse("java");
+    List<String> peerCommand = new ArrayList<>(List.of(java));
+    peerCommand.addAll(nodeOpts);
+    peerCommand.addAll(List.of("-cp", System.getProperty("java.class.path"), BarePekkoHttpPeer.class.getName(),
+        dir.resolve("root/waiting-room.html").toString(), Integer.toString(BARE_PORT)));
+    Process bare = new ProcessBuilder(peerCommand).redirectErrorStream(true).start();
+    Runtime.getRuntime().addShutdownHook(new Thread(bare::destroy));
+    BufferedReader said = new BufferedReader(new InputStreamReader(bare.getInputStream()));
+    for (String line = said.readLine(); !"up".equals(line); line = said.readLine()) {
+      if (line == null) {
+        node.close();
+        throw new IllegalStateException("the bare pekko-http peer did not start: exit " + bare.waitFor());
+      }
+    }
+    Thread drain = new Thread(() -> said.lines().forEach(l -> {}), "bare-peer-output");
+    drain.setDaemon(true);
+    drain.start();
     Process nginx = new ProcessBuilder("nginx", "-c", dir.resolve("nginx.conf").toString(), "-p", dir.toString())
         .redirectErrorStream(true).redirectOutput(dir.resolve("nginx.out").toFile()).start();
     try {
       String eventId = "page-" + UUID.randomUUID().toString().substring(0, 8);
-      HttpFan fan = waitingFan(node.httpPort(), eventId);
+      HttpFan fan = waitingFan(new HttpHoldBench.Admin(node.httpPort, node.adminToken), node.httpPort, eventId);
       String cookie = "bo_id=" + fan.cookie() + "; bo_q_" + eventId + "=" + fan.queueCookie(eventId);
-      String ours = "http://127.0.0.1:" + node.httpPort() + "/events/" + eventId;
+      String ours = "http://127.0.0.1:" + node.httpPort + "/events/" + eventId;
       String theirs = "http://127.0.0.1:" + NGINX_PORT + "/events/" + eventId;
+      String bares = "http://127.0.0.1:" + BARE_PORT + "/events/" + eventId;
       HttpFan.Reply check = fan.send("GET", "/events/" + eventId, null);
       if (!check.body().contains("Waiting room")) throw new IllegalStateException("not the waiting page: " + check.status());
 
-      System.out.println("warming up both (10 s each)");
-      wrk(threads, connections, 10, ours, cookie);
-      wrk(threads, connections, 10, theirs, cookie);
-      List<Double> box = new ArrayList<>();
-      List<Double> ngx = new ArrayList<>();
-      for (int r = 1; r <= rounds; r++) {
-        Result n = wrk(threads, connections, seconds, theirs, cookie);
-        Result b = wrk(threads, connections, seconds, ours, cookie);
-        ngx.add(n.rps());
-        box.add(b.rps());
-        System.out.printf("round %d  nginx %,10.0f req/s (p99 %s)   boxoffice %,10.0f req/s (p99 %s)   ratio %.2fx%n",
-            r, n.rps(), n.p99(), b.rps(), b.p99(), b.rps() / n.rps());
+      System.out.println("warming up all three (10 s each)");
+      wrk(threadCounts.get(0), connections, 10, ours, cookie);
+      wrk(threadCounts.get(0), connections, 10, theirs, cookie);
+      wrk(threadCounts.get(0), connections, 10, bares, cookie);
+      List<String> summary = new ArrayList<>();
+      for (int threads : threadCounts) {
+        List<Double> box = new ArrayList<>();
+        List<Double> ngx = new ArrayList<>();
+        List<Double> cpu = new ArrayList<>();
+        List<Double> peer = new ArrayList<>();
+        List<Double> peerCpu = new ArrayList<>();
+        for (int r = 1; r <= rounds; r++) {
+          Result n = wrk(threads, connections, seconds, theirs, cookie);
+          double peerBefore = ChildNode.cpuSeconds(bare.pid());
+          Result p = wrk(threads, connections, seconds, bares, cookie);
+          double peerMicros = (ChildNode.cpuSeconds(bare.pid()) - peerBefore) * 1e6 / p.requests();
+          peer.add(p.rps());
+          peerCpu.add(peerMicros);
+          double cpuBefore = node.cpuSeconds();
+          Result b = wrk(threads, connections, seconds, ours, cookie);
+          double cpuMicros = (node.cpuSeconds() - cpuBefore) * 1e6 / b.requests();
+          ngx.add(n.rps());
+          box.add(b.rps());
+          cpu.add(cpuMicros);
+          System.out.printf("-t%d round %d  nginx %,7.0f req/s (p99 %s)   bare pekko-http %,7.0f req/s (%.0f µs CPU/request)"
+              + "   boxoffice %,7.0f req/s (p99 %s, %.0f µs CPU/request)   ratio %.2fx%n", threads, r, n.rps(), n.p99(),
+              p.rps(), peerMicros, b.rps(), b.p99(), cpuMicros, b.rps() / n.rps());
+        }
+        double n = median(ngx);
+        double b = median(box);
+        double pb = median(peer);
+        summary.add(String.format("wrk -t%d   nginx %,7.0f req/s   bare pekko-http %,7.0f req/s (%.0f µs CPU/request, %.2fx nginx)"
+            + "   boxoffice %,7.0f req/s (%.0f µs CPU/request)   ratio %.2fx nginx (target >= 0.8x), %.2fx bare pekko-http",
+            threads, n, pb, median(peerCpu), pb / n, b, median(cpu), b / n, b / pb));
       }
-      double n = median(ngx);
-      double b = median(box);
       System.out.println();
-      System.out.println("==== PageBench: waiting-room page for a waiting fan, wrk -t" + threads + " -c" + connections + " -d" + seconds + "s ====");
-      System.out.printf("nginx (same bytes from disk)           %,10.0f req/s (median of %d)%n", n, rounds);
-      System.out.printf("boxoffice (2 signatures checked each)  %,10.0f req/s (median of %d)%n", b, rounds);
-      System.out.printf("ratio boxoffice/nginx                  %.2fx   (target >= 0.8x)%n", b / n);
+      System.out.println("==== PageBench: waiting-room page for a waiting fan (2 signatures checked per request), wrk -c"
+          + connections + " -d" + seconds + "s, medians of " + rounds + " rounds ====");
+      System.out.println("boxoffice: the packaged jar, " + String.join(" ", nodeOpts) + "; bare pekko-http: the same bytes from"
+          + " memory, no work, same JVM options; nginx: the same bytes from disk, 2 workers");
+      summary.forEach(System.out::println);
     } finally {
       nginx.destroy();
       nginx.waitFor(5, TimeUnit.SECONDS);
-      node.stop();
+      bare.destroy();
+      bare.waitFor(5, TimeUnit.SECONDS);
+      node.close();
     }
   }
 
   /** A signed-in fan in the lobby of an on-sale that starts in an hour: the page it gets is the waiting room. */
-  private static HttpFan waitingFan(int port, String eventId) {
-    HttpFan admin = new HttpFan(port);
+  private static HttpFan waitingFan(HttpHoldBench.Admin admin, int port, String eventId) {
     String venue = "v-" + eventId;
-    admin.admin("POST", "/admin/venues", "{\"venueId\":\"" + venue + "\",\"name\":\"Hall\",\"generate\":{\"layout\":\"stadium\",\"seats\":1000}}");
-    admin.admin("POST", "/admin/events", "{\"eventId\":\"" + eventId + "\",\"venueId\":\"" + venue + "\",\"name\":\"Show\","
+    admin.send("POST", "/admin/venues", "{\"venueId\":\"" + venue + "\",\"name\":\"Hall\",\"generate\":{\"layout\":\"stadium\",\"seats\":1000}}");
+    admin.send("POST", "/admin/events", "{\"eventId\":\"" + eventId + "\",\"venueId\":\"" + venue + "\",\"name\":\"Show\","
         + "\"prices\":{\"floor\":100,\"lower\":50,\"upper\":20}}");
     Instant now = Instant.now();
-    admin.admin("PUT", "/admin/events/" + eventId + "/onsale", "{\"lobbyOpensAt\":\"" + now + "\",\"startsAt\":\""
+    admin.send("PUT", "/admin/events/" + eventId + "/onsale", "{\"lobbyOpensAt\":\"" + now + "\",\"startsAt\":\""
         + now.plusSeconds(3600) + "\",\"admissionPerMinute\":100,\"maxActiveShoppers\":100}");
     HttpFan fan = new HttpFan(port);
     fan.signUp("page-" + UUID.randomUUID() + "@example.com");
@@ -100,9 +151,10 @@ public final class PageBench {
     return fan;
   }
 
-  record Result(double rps, String p99) {}
+  record Result(double rps, long requests, String p99) {}
 
   private static final Pattern RPS = Pattern.compile("Requests/sec:\\s+([0-9.]+)");
+  private static final Pattern REQUESTS = Pattern.compile("([0-9]+) requests in");
   private static final Pattern P99 = Pattern.compile("\\s99%\\s+(\\S+)");
 
   private static Result wrk(int threads, int connections, int seconds, String url, String cookie) throws IOException, InterruptedException {
@@ -114,7 +166,9 @@ public final class PageBench {
     if (!m.find()) throw new IllegalStateException("wrk said: " + out);
     if (out.contains("Non-2xx")) throw new IllegalStateException("errors under load: " + out);
     Matcher p99 = P99.matcher(out);
-    return new Result(Double.parseDouble(m.group(1)), p99.find() ? p99.group(1) : "?");
+    Matcher requests = REQUESTS.matcher(out);
+    if (!requests.find()) throw new IllegalStateException("wrk said: " + out);
+    return new Result(Double.parseDouble(m.group(1)), Long.parseLong(requests.group(1)), p99.find() ? p99.group(1) : "?");
   }
 
   private static String nginxConfig(Path dir) {

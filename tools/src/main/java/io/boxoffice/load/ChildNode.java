@@ -90,8 +90,13 @@ public final class ChildNode implements AutoCloseable {
    * NaN where there is no {@code /proc}.
    */
   public double cpuSeconds() {
+    return cpuSeconds(process.pid());
+  }
+
+  /** The same for any process of this machine. */
+  public static double cpuSeconds(long pid) {
     try {
-      String stat = Files.readString(Path.of("/proc", Long.toString(process.pid()), "stat"));
+      String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
       // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
       String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
       return (Long.parseLong(f[11]) + Long.parseLong(f[12])) / (double) CLOCK_TICKS;
