@@ -32,7 +32,7 @@ import java.util.regex.Pattern;
  */
 public final class PageBench {
   private static final int NGINX_PORT = Integer.getInteger("nginx.port", 18080);
-  private static final int BARE_PORT = Integer.getInteger("bare.port", 18081);
+  private static final int BARE_PORT = Integer.getInteger("bare.port", 18090);
 
   public static void main(String[] args) throws Exception {
     int connections = Integer.getInteger("connections", 64);

@@ -56,6 +56,9 @@ public final class OnSaleUnderFire {
     long restartAfterSeconds = 5;
     long pauseEverySeconds = 0;
     long pauseSeconds = 4;
+    /** Cut a node off from the cluster (chaos/partition) every so often, for so long, then heal (0: never). */
+    long partitionEverySeconds = 0;
+    long partitionSeconds = 10;
     long dbOutageEverySeconds = 0;
     long dbOutageSeconds = 5;
     int fans = 300;
@@ -97,6 +100,8 @@ public final class OnSaleUnderFire {
           case "--restart-after" -> s.restartAfterSeconds = Long.parseLong(args[++i]);
           case "--pause-every" -> s.pauseEverySeconds = Long.parseLong(args[++i]);
           case "--pause-seconds" -> s.pauseSeconds = Long.parseLong(args[++i]);
+          case "--partition-every" -> s.partitionEverySeconds = Long.parseLong(args[++i]);
+          case "--partition-seconds" -> s.partitionSeconds = Long.parseLong(args[++i]);
           case "--db-outage-every" -> s.dbOutageEverySeconds = Long.parseLong(args[++i]);
           case "--db-outage-seconds" -> s.dbOutageSeconds = Long.parseLong(args[++i]);
           case "--fans" -> s.fans = Integer.parseInt(args[++i]);
@@ -138,8 +143,11 @@ public final class OnSaleUnderFire {
   private final AtomicBoolean chaosOn = new AtomicBoolean(true);
   /** For each kill: how long until all three nodes served again (-1: not before the load ended). */
   private final List<String> wholeAgain = java.util.Collections.synchronizedList(new ArrayList<>());
-  /** For each kill, by its line in events.log ("node N pid P"): whether that node hosted the event's inventory. */
-  private final Map<String, Boolean> killedTheHost = new ConcurrentHashMap<>();
+  /** Each kill, pause and partition this loop made: which node, whether it hosted the event's inventory, and when. */
+  private final List<Aimed> aimed = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+  /** A node fault the loop made: its action in events.log, the node, whether it was the event's host, and the script's run. */
+  record Aimed(String action, int node, Boolean hitTheHost, long from, long to) {}
   private final long runStart = System.currentTimeMillis();
   private final java.util.Random victims;
   private String eventId;
@@ -182,6 +190,7 @@ public final class OnSaleUnderFire {
     say("event " + eventId + ": " + settings.seats + " seats, " + settings.fans + " fans at a time, load "
         + settings.loadSeconds + " s, a kill every " + settings.killEverySeconds + " s"
         + (settings.pauseEverySeconds > 0 ? ", a pause every " + settings.pauseEverySeconds + " s" : "")
+        + (settings.partitionEverySeconds > 0 ? ", a partition every " + settings.partitionEverySeconds + " s" : "")
         + (settings.dbOutageEverySeconds > 0 ? ", a database outage every " + settings.dbOutageEverySeconds + " s" : "")
         + (settings.rollingRestart ? ", one rolling restart of every node" : ""));
     say("victims seed " + settings.seed + " (the same victims again: --seed " + settings.seed + ")");
@@ -263,6 +272,7 @@ public final class OnSaleUnderFire {
     long nextKill = saleStart + settings.killEverySeconds * 500;
     long nextPause = settings.pauseEverySeconds > 0 ? saleStart + settings.pauseEverySeconds * 1000 : Long.MAX_VALUE;
     long nextOutage = settings.dbOutageEverySeconds > 0 ? saleStart + settings.dbOutageEverySeconds * 1000 : Long.MAX_VALUE;
+    long nextPartition = settings.partitionEverySeconds > 0 ? saleStart + settings.partitionEverySeconds * 1000 : Long.MAX_VALUE;
     // No new fault in the last stretch of the load: there would be no sales left to recover to.
     long quietEnd = Math.min(15_000, settings.loadSeconds * 250);
     if (settings.killEverySeconds <= 0) nextKill = Long.MAX_VALUE;
@@ -283,15 +293,17 @@ public final class OnSaleUnderFire {
       if (needMore.get() && loadEnd.get() - now < margin / 2) extendLoad(loadEnd, now + margin, lastPossibleEnd);
     }, 0, 1, TimeUnit.SECONDS);
     try {
-      killLoop(saleStart, loadEnd, lastPossibleEnd, quietEnd, nextKill, nextPause, nextOutage, needMore);
+      killLoop(saleStart, loadEnd, lastPossibleEnd, quietEnd, nextKill, nextPause, nextOutage, nextPartition, needMore);
     } finally {
       ticker.shutdownNow();
     }
   }
 
   private void killLoop(long saleStart, AtomicLong loadEnd, long lastPossibleEnd, long quietEnd, long nextKill,
-                        long nextPause, long nextOutage, AtomicBoolean needMore) {
+                        long nextPause, long nextOutage, long nextPartition, AtomicBoolean needMore) {
     int kills = 0;
+    int pauses = 0;
+    int partitions = 0;
     long plannedEnd = saleStart + settings.loadSeconds * 1000;
     while (chaosOn.get() && System.currentTimeMillis() < loadEnd.get() - quietEnd) {
       long now = System.currentTimeMillis();
@@ -300,7 +312,7 @@ public final class OnSaleUnderFire {
       if (settings.minKills > 0 && kills >= settings.minKills && now >= plannedEnd) nextKill = Long.MAX_VALUE;
       // Too few kills yet (a slow restart held the next one back): the load goes on until the next one is due.
       if (kills < settings.minKills) extendLoad(loadEnd, Math.max(nextKill, now) + quietEnd + 15_000, lastPossibleEnd);
-      long next = Math.min(nextKill, Math.min(nextPause, nextOutage));
+      long next = Math.min(Math.min(nextKill, nextPartition), Math.min(nextPause, nextOutage));
       if (next > now) {
         Storefront.sleep(Math.min(500, next - now));
         continue;
@@ -322,13 +334,14 @@ public final class OnSaleUnderFire {
               (found - next) / 1000.0, (lookingUp - probing) / 1000.0, (found - lookingUp) / 1000.0));
         }
         node = killTarget(host, kills);
-        if (host != 0) killedTheHost.put("node " + node + " pid " + cluster.pid(node), node == host);
         say("chaos: kill node " + node + (host == 0 ? " (the event's host is not known)" : node == host ? " (hosts the event)"
             : " (the event is on node " + host + ")"));
         // A kill the run needs: the load lasts (the ticker) until the cluster is whole again and a while after.
         boolean needed = ++kills <= settings.minKills;
+        long killing = System.currentTimeMillis();
         cluster.script("kill-node", Integer.toString(node));
         long killedAt = System.currentTimeMillis();
+        aimed.add(new Aimed("kill", node, host == 0 ? null : node == host, killing, killedAt));
         Storefront.sleep(settings.restartAfterSeconds * 1000);
         say("chaos: restart node " + node);
         cluster.script("restart-node", Integer.toString(node), "--no-wait");
@@ -343,9 +356,29 @@ public final class OnSaleUnderFire {
         wholeAgain.add("node " + node + ": " + (System.currentTimeMillis() < loadEnd.get()
             ? Verdict.seconds(System.currentTimeMillis() - killedAt) : "not before the load ended"));
         nextKill = Math.max(nextKill + settings.killEverySeconds * 1000, System.currentTimeMillis() + 5000);
+      } else if (next == nextPartition) {
+        // Aimed as kills are (--kill-target): a partition of the host is the case to measure.
+        int host = cluster.hostOf(eventId, store.nodes());
+        node = killTarget(victims, settings.killTarget, host, partitions++, store.nodes());
+        say("chaos: partition node " + node + " for " + settings.partitionSeconds + " s" + (host == 0 ? ""
+            : node == host ? " (hosts the event)" : " (the event is on node " + host + ")"));
+        long cutting = System.currentTimeMillis();
+        cluster.script("partition", Integer.toString(node));
+        aimed.add(new Aimed("partition", node, host == 0 ? null : node == host, cutting, System.currentTimeMillis()));
+        Storefront.sleep(settings.partitionSeconds * 1000);
+        say("chaos: heal the partition");
+        cluster.script("heal");
+        // A node cut off longer than detection and stable-after was downed and exits: the top of
+        // the loop restarts it before the next fault.
+        nextPartition = Math.max(nextPartition + settings.partitionEverySeconds * 1000, System.currentTimeMillis() + 5000);
       } else if (next == nextPause) {
-        say("chaos: pause node " + node + " for " + settings.pauseSeconds + " s");
+        int host = cluster.hostOf(eventId, store.nodes());
+        node = killTarget(victims, settings.killTarget, host, pauses++, store.nodes());
+        say("chaos: pause node " + node + " for " + settings.pauseSeconds + " s" + (host == 0 ? ""
+            : node == host ? " (hosts the event)" : " (the event is on node " + host + ")"));
+        long pausing = System.currentTimeMillis();
         cluster.script("pause-node", Integer.toString(node), Long.toString(settings.pauseSeconds));
+        aimed.add(new Aimed("pause", node, host == 0 ? null : node == host, pausing, System.currentTimeMillis()));
         nextPause = Math.max(nextPause + settings.pauseEverySeconds * 1000, System.currentTimeMillis() + 5000);
       } else {
         say("chaos: database outage for " + settings.dbOutageSeconds + " s");
@@ -377,6 +410,24 @@ public final class OnSaleUnderFire {
    * The node to kill: the event's host, one of the others, each in turn (the first kill hits the
    * host), or any (--kill-target); any when the host is not known.
    */
+  /** Whether the kill, pause or partition in events.log hit the event's host: null when this loop did not make it or the host was not known. */
+  private Boolean hitTheHost(ChaosCluster.Event fault) {
+    String[] words = fault.detail().split(" ");
+    if (words.length < 2 || !words[0].equals("node")) return null;
+    int node;
+    try {
+      node = Integer.parseInt(words[1]);
+    } catch (NumberFormatException e) {
+      return null;
+    }
+    for (Aimed a : aimed) {
+      if (a.action().equals(fault.action()) && a.node() == node && fault.atMillis() >= a.from() - 1000 && fault.atMillis() <= a.to() + 1000) {
+        return a.hitTheHost();
+      }
+    }
+    return null;
+  }
+
   private int killTarget(int host, int killsBefore) {
     return killTarget(victims, settings.killTarget, host, killsBefore, store.nodes());
   }
@@ -556,7 +607,10 @@ public final class OnSaleUnderFire {
     List<ChaosCluster.Event> kills = events.stream().filter(e -> e.action().equals("kill")).toList();
     List<ChaosCluster.Event> faults = events.stream()
         .filter(e -> Set.of("kill", "pause", "db-outage", "partition", "rolling-restart").contains(e.action())).toList();
-    List<Verdict.Recovery> recoveries = Verdict.recoveries(kills, runSales, holdTimes, loadEnd);
+    // Every fault that takes a node away (a kill, a pause, a partition) ends the stretch the one before is measured over.
+    List<ChaosCluster.Event> nodeFaults = events.stream().filter(e -> Set.of("kill", "pause", "partition").contains(e.action())).toList();
+    List<Verdict.Recovery> allRecoveries = Verdict.recoveries(nodeFaults, runSales, holdTimes, loadEnd);
+    List<Verdict.Recovery> recoveries = allRecoveries.stream().filter(r -> r.fault().action().equals("kill")).toList();
     List<Long> toSale = recoveries.stream().map(Verdict.Recovery::toNextSaleMillis).toList();
     List<Long> toHalf = recoveries.stream().map(Verdict.Recovery::backToHalfMillis).toList();
     Verdict.Rates rates = Verdict.rates(saleTimes, Verdict.faultWindows(events, settings.recentFaultSeconds * 1000), saleStart, loadEnd);
@@ -591,12 +645,23 @@ public final class OnSaleUnderFire {
     v.figures.put("time from a kill to the next sale sent after it, p50 / max", kills.isEmpty() ? "no kills" : Verdict.seconds(Verdict.percentile(toSale, 50))
         + " / " + (toSale.contains(-1L) ? "never (no sale came after one of them)" : Verdict.seconds(Verdict.percentile(toSale, 100))));
     for (boolean hosted : new boolean[] {true, false}) {
-      List<Long> these = recoveries.stream().filter(r -> Boolean.valueOf(hosted).equals(killedTheHost.get(r.fault().detail())))
+      List<Long> these = recoveries.stream().filter(r -> Boolean.valueOf(hosted).equals(hitTheHost(r.fault())))
           .map(Verdict.Recovery::toNextSaleMillis).toList();
       if (these.isEmpty()) continue;
       v.figures.put("  the same after the " + these.size() + (hosted ? " kills of the event's host" : " kills of another node"),
           Verdict.seconds(Verdict.percentile(these, 50)) + " / "
           + (these.contains(-1L) ? "never (no sale came after one of them)" : Verdict.seconds(Verdict.percentile(these, 100))));
+    }
+    for (String kind : List.of("pause", "partition")) {
+      for (Boolean hosted : new Boolean[] {null, true, false}) {
+        List<Long> these = allRecoveries.stream().filter(r -> r.fault().action().equals(kind))
+            .filter(r -> hosted == null || hosted.equals(hitTheHost(r.fault()))).map(Verdict.Recovery::toNextSaleMillis).toList();
+        if (these.isEmpty()) continue;
+        String what = hosted == null ? "time from a " + kind + " to the next sale sent after it, p50 / max"
+            : "  the same after the " + these.size() + " " + kind + "s of " + (hosted ? "the event's host" : "another node");
+        v.figures.put(what, Verdict.seconds(Verdict.percentile(these, 50)) + " / "
+            + (these.contains(-1L) ? "never (no sale came after one of them)" : Verdict.seconds(Verdict.percentile(these, 100))));
+      }
     }
     v.figures.put("time until sales stay above half their rate before a kill, p50 / max", kills.isEmpty() ? "no kills"
         : Verdict.seconds(Verdict.percentile(toHalf, 50)) + " / "
@@ -610,9 +675,9 @@ public final class OnSaleUnderFire {
     v.figures.put("admitted fans turned away (not_admitted)", Long.toString(log.notAdmittedAfterAdmission.sum()));
     v.figures.put("payment ledger of the event", ledgerCounts.toString());
     v.figures.put("confirmed sales whose payment is not captured", Long.toString(soldNotCaptured));
-    for (Verdict.Recovery r : recoveries) {
-      Boolean hosted = killedTheHost.get(r.fault().detail());
-      v.figures.put("  kill of " + r.fault().detail().replaceAll(" pid.*", "") + (hosted == null ? "" : hosted ? " (the event's host)" : " (not the host)")
+    for (Verdict.Recovery r : allRecoveries) {
+      Boolean hosted = hitTheHost(r.fault());
+      v.figures.put("  " + r.fault().action() + " of " + r.fault().detail().replaceAll(" pid.*", "") + (hosted == null ? "" : hosted ? " (the event's host)" : " (not the host)")
           + " at t=" + Verdict.seconds(r.fault().atMillis() - saleStart),
           String.format(Locale.ROOT, "next sale %s, next hold %s, sales fell to %.0f%%, above half again after %s",
               Verdict.seconds(r.toNextSaleMillis()), Verdict.seconds(r.toNextHoldMillis()), r.lowestShare() * 100,
