@@ -357,14 +357,7 @@ public final class OnSaleUnderFire {
             ? Verdict.seconds(System.currentTimeMillis() - killedAt) : "not before the load ended"));
         nextKill = Math.max(nextKill + settings.killEverySeconds * 1000, System.currentTimeMillis() + 5000);
       } else if (next == nextPartition) {
-        // Aimed as kills are (--kill-target): a partition of the host is the case to measure.
-        int host = cluster.hostOf(eventId, store.nodes());
-        node = killTarget(victims, settings.killTarget, host, partitions++, store.nodes());
-        say("chaos: partition node " + node + " for " + settings.partitionSeconds + " s" + (host == 0 ? ""
-            : node == host ? " (hosts the event)" : " (the event is on node " + host + ")"));
-        long cutting = System.currentTimeMillis();
-        cluster.script("partition", Integer.toString(node));
-        aimed.add(new Aimed("partition", node, host == 0 ? null : node == host, cutting, System.currentTimeMillis()));
+        strike("partition", partitions++, " for " + settings.partitionSeconds + " s");
         Storefront.sleep(settings.partitionSeconds * 1000);
         say("chaos: heal the partition");
         cluster.script("heal");
@@ -372,13 +365,7 @@ public final class OnSaleUnderFire {
         // the loop restarts it before the next fault.
         nextPartition = Math.max(nextPartition + settings.partitionEverySeconds * 1000, System.currentTimeMillis() + 5000);
       } else if (next == nextPause) {
-        int host = cluster.hostOf(eventId, store.nodes());
-        node = killTarget(victims, settings.killTarget, host, pauses++, store.nodes());
-        say("chaos: pause node " + node + " for " + settings.pauseSeconds + " s" + (host == 0 ? ""
-            : node == host ? " (hosts the event)" : " (the event is on node " + host + ")"));
-        long pausing = System.currentTimeMillis();
-        cluster.script("pause-node", Integer.toString(node), Long.toString(settings.pauseSeconds));
-        aimed.add(new Aimed("pause", node, host == 0 ? null : node == host, pausing, System.currentTimeMillis()));
+        strike("pause", pauses++, " for " + settings.pauseSeconds + " s", Long.toString(settings.pauseSeconds));
         nextPause = Math.max(nextPause + settings.pauseEverySeconds * 1000, System.currentTimeMillis() + 5000);
       } else {
         say("chaos: database outage for " + settings.dbOutageSeconds + " s");
@@ -410,6 +397,23 @@ public final class OnSaleUnderFire {
    * The node to kill: the event's host, one of the others, each in turn (the first kill hits the
    * host), or any (--kill-target); any when the host is not known.
    */
+  /**
+   * A pause or a partition ({@code action}, its script chaos/pause-node or chaos/partition), aimed
+   * as kills are (--kill-target: a fault of the event's host is the case to measure), the
+   * {@code before}-th of its kind; {@code args} follow the node's number.
+   */
+  private void strike(String action, int before, String how, String... args) {
+    int host = cluster.hostOf(eventId, store.nodes());
+    int node = killTarget(victims, settings.killTarget, host, before, store.nodes());
+    say("chaos: " + action + " node " + node + how + (host == 0 ? " (the event's host is not known)"
+        : node == host ? " (hosts the event)" : " (the event is on node " + host + ")"));
+    List<String> command = new ArrayList<>(List.of(Integer.toString(node)));
+    command.addAll(List.of(args));
+    long from = System.currentTimeMillis();
+    cluster.script(action.equals("pause") ? "pause-node" : action, command.toArray(String[]::new));
+    aimed.add(new Aimed(action, node, host == 0 ? null : node == host, from, System.currentTimeMillis()));
+  }
+
   /** Whether the kill, pause or partition in events.log hit the event's host: null when this loop did not make it or the host was not known. */
   private Boolean hitTheHost(ChaosCluster.Event fault) {
     String[] words = fault.detail().split(" ");
