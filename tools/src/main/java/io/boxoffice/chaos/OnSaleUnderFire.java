@@ -72,7 +72,7 @@ public final class OnSaleUnderFire {
     long recentFaultSeconds = 20;
     Path chaosDir = Path.of("chaos");
     boolean shortRun;
-    /** Seeds the choice of victims (which node a kill, a pause hits): the same seed picks the same nodes in the same order. */
+    /** Seeds the choice of victims (which node a kill, a pause, a partition hits): the same seed picks the same nodes in the same order. */
     long seed = new java.security.SecureRandom().nextLong();
     /** Instead of kills: one graceful rolling restart of every node (chaos/rolling-restart) under the load. */
     boolean rollingRestart;
@@ -394,10 +394,6 @@ public final class OnSaleUnderFire {
   }
 
   /**
-   * The node to kill: the event's host, one of the others, each in turn (the first kill hits the
-   * host), or any (--kill-target); any when the host is not known.
-   */
-  /**
    * A pause or a partition ({@code action}, its script chaos/pause-node or chaos/partition), aimed
    * as kills are (--kill-target: a fault of the event's host is the case to measure), the
    * {@code before}-th of its kind; {@code args} follow the node's number.
@@ -432,6 +428,10 @@ public final class OnSaleUnderFire {
     return null;
   }
 
+  /**
+   * The node to kill: the event's host, one of the others, each in turn (the first kill hits the
+   * host), or any (--kill-target); any when the host is not known.
+   */
   private int killTarget(int host, int killsBefore) {
     return killTarget(victims, settings.killTarget, host, killsBefore, store.nodes());
   }
