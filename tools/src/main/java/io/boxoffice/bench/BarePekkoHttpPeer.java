@@ -18,8 +18,8 @@ import org.apache.pekko.http.javadsl.model.headers.RawHeader;
  * The ceiling of our stack for {@link PageBench}: pekko-http's own server ({@code newServerAt().bind})
  * answering every request with the page's bytes from memory and doing nothing else (no cookie,
  * no signature, no routing, no metrics), with the node's default-dispatcher sizing. Run in a JVM
- * of its own with the node's JVM options, on pekko's defaults (not the node's application.conf: no cluster). Arguments: the page file, the port. Prints {@code up}
- * once bound.
+ * of its own with the node's JVM options, on pekko's defaults (not the node's application.conf:
+ * no cluster). Arguments: the page file, the port. Prints {@code up} once bound.
  */
 public final class BarePekkoHttpPeer {
   private BarePekkoHttpPeer() {}
