@@ -137,12 +137,13 @@ public final class PageBench {
   /** A signed-in fan in the lobby of an on-sale that starts in an hour: the page it gets is the waiting room. */
   private static HttpFan waitingFan(HttpHoldBench.Admin admin, int port, String eventId) {
     String venue = "v-" + eventId;
-    admin.send("POST", "/admin/venues", "{\"venueId\":\"" + venue + "\",\"name\":\"Hall\",\"generate\":{\"layout\":\"stadium\",\"seats\":1000}}");
-    admin.send("POST", "/admin/events", "{\"eventId\":\"" + eventId + "\",\"venueId\":\"" + venue + "\",\"name\":\"Show\","
-        + "\"prices\":{\"floor\":100,\"lower\":50,\"upper\":20}}");
+    HttpHoldBench.expect(201, admin.send("POST", "/admin/venues", "{\"venueId\":\"" + venue + "\",\"name\":\"Hall\","
+        + "\"generate\":{\"layout\":\"stadium\",\"seats\":1000}}"), "venue");
+    HttpHoldBench.expect(201, admin.send("POST", "/admin/events", "{\"eventId\":\"" + eventId + "\",\"venueId\":\"" + venue
+        + "\",\"name\":\"Show\",\"prices\":{\"floor\":100,\"lower\":50,\"upper\":20}}"), "event");
     Instant now = Instant.now();
-    admin.send("PUT", "/admin/events/" + eventId + "/onsale", "{\"lobbyOpensAt\":\"" + now + "\",\"startsAt\":\""
-        + now.plusSeconds(3600) + "\",\"admissionPerMinute\":100,\"maxActiveShoppers\":100}");
+    HttpHoldBench.expect(200, admin.send("PUT", "/admin/events/" + eventId + "/onsale", "{\"lobbyOpensAt\":\"" + now
+        + "\",\"startsAt\":\"" + now.plusSeconds(3600) + "\",\"admissionPerMinute\":100,\"maxActiveShoppers\":100}"), "on-sale");
     HttpFan fan = new HttpFan(port);
     fan.signUp("page-" + UUID.randomUUID() + "@example.com");
     HttpFan.Reply joined = fan.send("POST", "/api/events/" + eventId + "/queue", "{}");

@@ -330,7 +330,6 @@ public final class OnSaleUnderFire {
         Storefront.sleep(500);
         continue;
       }
-      int node = 1 + victims.nextInt(3);
       if (next == nextKill) {
         long lookingUp = System.currentTimeMillis();
         int host = cluster.hostOf(eventId, store.nodes());
@@ -339,7 +338,7 @@ public final class OnSaleUnderFire {
           say(String.format(Locale.ROOT, "chaos: the kill comes %.1f s late (probes of the nodes %.1f s, the host's lookup %.1f s)",
               (found - next) / 1000.0, (lookingUp - probing) / 1000.0, (found - lookingUp) / 1000.0));
         }
-        node = killTarget(host, kills);
+        int node = killTarget(host, kills);
         say("chaos: kill node " + node + (host == 0 ? " (the event's host is not known)" : node == host ? " (hosts the event)"
             : " (the event is on node " + host + ")"));
         // A kill the run needs: the load lasts (the ticker) until the cluster is whole again and a while after.
