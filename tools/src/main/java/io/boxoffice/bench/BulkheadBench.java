@@ -30,7 +30,7 @@ import org.HdrHistogram.Histogram;
  * shares one address). Printed: the quiet event's throughput and p50/p99 in both rounds, their ratios
  * (target: p99 at most 2x alone, throughput at least 0.5x), and what the hot event got and was
  * refused. Properties: {@code seconds} (10), {@code quiet} (4), {@code hot.readers} (256),
- * {@code hot.holders} (64), {@code flood.honours-retry-after} (true), {@code warmup} (5 s of quiet holds, uncounted), {@code jar}
+ * {@code hot.holders} (64), {@code flood.honours-retry-after} (true), {@code warmup} (60 s of quiet holds and the flood, on events of their own, uncounted), {@code jar}
  * (server/target/boxoffice.jar), {@code node.opts} (-Xms1g -Xmx1g -XX:+UseParallelGC).
  */
 public final class BulkheadBench {
@@ -67,6 +67,40 @@ public final class BulkheadBench {
       answers.forEach((k, v) -> sorted.put(k, v.sum()));
       return String.format("%-26s %,8.0f ok/s  p50 %,7.1f ms  p99 %,7.1f ms  answers %s", name, rate(),
           latency.getValueAtPercentile(50) / 1000.0, latency.getValueAtPercentile(99) / 1000.0, sorted);
+    }
+  }
+
+  /**
+   * CPU seconds used so far by the node, by this load generator and by PostgreSQL (its
+   * processes now: the node's pooled connections live through a round), from /proc.
+   */
+  record Cpu(double node, double generator, double database, long nanos) {
+    static Cpu now(JarNode n) {
+      double pg = 0;
+      try (var procs = java.nio.file.Files.list(Path.of("/proc"))) {
+        for (Path d : (Iterable<Path>) procs::iterator) {
+          String name = d.getFileName().toString();
+          if (!name.chars().allMatch(Character::isDigit)) continue;
+          try {
+            if (java.nio.file.Files.readString(d.resolve("comm")).trim().equals("postgres")) {
+              double s = io.boxoffice.load.ChildNode.cpuSeconds(Long.parseLong(name));
+              if (!Double.isNaN(s)) pg += s;
+            }
+          } catch (java.io.IOException gone) {
+            // The process ended meanwhile.
+          }
+        }
+      } catch (java.io.IOException e) {
+        pg = Double.NaN;
+      }
+      return new Cpu(n.cpuSeconds(), io.boxoffice.load.ChildNode.cpuSeconds(ProcessHandle.current().pid()), pg, System.nanoTime());
+    }
+
+    /** Cores each used between {@code before} and this snapshot. */
+    String since(Cpu before) {
+      double s = (nanos - before.nanos) / 1e9;
+      return String.format("CPU cores used: node %.2f, load generator %.2f, PostgreSQL %.2f (of %d)", (node - before.node) / s,
+          (generator - before.generator) / s, (database - before.database) / s, Runtime.getRuntime().availableProcessors());
     }
   }
 
@@ -127,7 +161,7 @@ public final class BulkheadBench {
     int quiet = Integer.getInteger("quiet", 4);
     int readers = Integer.getInteger("hot.readers", 256);
     int holders = Integer.getInteger("hot.holders", 64);
-    int warmup = Integer.getInteger("warmup", 5);
+    int warmup = Integer.getInteger("warmup", 60);
     // The fan's page waits Retry-After after a 503; a hostile flood does not (-Dflood.honours-retry-after=false).
     boolean honour = Boolean.parseBoolean(System.getProperty("flood.honours-retry-after", "true"));
     Path jar = Path.of(System.getProperty("jar", "server/target/boxoffice.jar"));
@@ -138,6 +172,8 @@ public final class BulkheadBench {
     Tally flooded;
     Tally hotReads;
     Tally hotHolds;
+    String cpuAlone;
+    String cpuFlooded;
     try (JarNode node = JarNode.start(jar, Path.of("target/bench/bulkhead-node.log"), nodeOpts, Duration.ofMinutes(3))) {
       HttpHoldBench.Admin admin = new HttpHoldBench.Admin(node.httpPort, node.adminToken);
       String venue = admin.venue(run);
@@ -155,55 +191,42 @@ public final class BulkheadBench {
       Lane readLane = new Lane(node.httpPort);
       Lane holdLane = new Lane(node.httpPort);
 
+      // Both kinds of load run uncounted first, on events of their own: on a fresh JVM the JIT
+      // compiles for minutes (C2 alone took 0.3-0.45 of the 2 cores through a 5-s warm-up and
+      // both rounds, and the quiet event's rate alone rose 268 -> 366 -> 483 holds/s with 5, 30
+      // and 90 s of warm-up), and a flood's code paths would otherwise warm up in round 2 only.
       String warm = run + "-warm";
       admin.openSale(warm, venue);
-      System.out.println("warm-up    " + holdFor(new Tally("quiet warm-up"), quietLane, quietCrowd, warm, quiet, warmup, new AtomicBoolean()).line());
+      String warmHot = run + "-warm-hot";
+      admin.openSale(warmHot, venue);
+      Flood warmFlood = Flood.start(readLane, holdLane, hotCrowd, warmHot, readers, holders, honour);
+      Tally warmed = holdFor(new Tally("quiet warm-up"), quietLane, quietCrowd, warm, quiet, warmup, new AtomicBoolean());
+      warmFlood.stop();
+      System.out.println("warm-up    " + warmed.line() + "; flood reads " + warmFlood.reads.ok().sum() + ", holds " + warmFlood.holds.ok().sum());
 
       String q1 = run + "-q1";
       admin.openSale(q1, venue);
+      Cpu cpu0 = Cpu.now(node);
       alone = holdFor(new Tally("quiet alone"), quietLane, quietCrowd, q1, quiet, seconds, new AtomicBoolean());
+      cpuAlone = Cpu.now(node).since(cpu0);
       System.out.println("round 1    " + alone.line());
+      System.out.println("           " + cpuAlone);
 
       String q2 = run + "-q2";
       admin.openSale(q2, venue);
-      hotReads = new Tally("hot availability reads");
-      hotHolds = new Tally("hot holds");
-      AtomicBoolean stop = new AtomicBoolean();
-      ExecutorService flood = Executors.newFixedThreadPool(readers + holders);
-      List<Future<?>> floods = new ArrayList<>();
-      long floodStart = System.nanoTime();
-      AtomicInteger nextHot = new AtomicInteger();
-      for (int i = 0; i < readers; i++) {
-        String reader = hotCrowd.get(i % hotCrowd.size());
-        String path = "/api/events/" + hot + "/availability";
-        floods.add(flood.submit(() -> {
-          while (!stop.get()) {
-            long t0 = System.nanoTime();
-            Answer r = readLane.send("GET", path, null, reader);
-            hotReads.record(r, t0);
-            r.backOff(honour);
-          }
-          return null;
-        }));
-      }
-      for (int i = 0; i < holders; i++) {
-        floods.add(flood.submit(() -> {
-          holdUntilStopped(hotHolds, holdLane, hotCrowd, nextHot, hot, stop, honour);
-          return null;
-        }));
-      }
+      Flood flood = Flood.start(readLane, holdLane, hotCrowd, hot, readers, holders, honour);
       // The flood reaches its pace before the quiet fans start.
       TimeUnit.SECONDS.sleep(3);
+      Cpu cpu1 = Cpu.now(node);
       flooded = holdFor(new Tally("quiet during the flood"), quietLane, quietCrowd, q2, quiet, seconds, new AtomicBoolean());
-      stop.set(true);
-      for (Future<?> f : floods) f.get(2, TimeUnit.MINUTES);
-      flood.shutdownNow();
-      double floodSeconds = (System.nanoTime() - floodStart) / 1e9;
-      hotReads.seconds()[0] = floodSeconds;
-      hotHolds.seconds()[0] = floodSeconds;
+      cpuFlooded = Cpu.now(node).since(cpu1);
+      flood.stop();
+      hotReads = flood.reads;
+      hotHolds = flood.holds;
       System.out.println("round 2    " + flooded.line());
       System.out.println("           " + hotReads.line());
       System.out.println("           " + hotHolds.line());
+      System.out.println("           " + cpuFlooded);
     } finally {
       HoldThroughputBench.deleteJournal(run);
     }
@@ -228,6 +251,8 @@ public final class BulkheadBench {
     System.out.printf("hot holds            %,8.0f ok/s of %,8.0f asked/s   shed 503: %,d of %,d (%.0f%%); other answers %s%n", hotHolds.rate(),
         hotHolds.total() / hotHolds.seconds()[0], hotHolds.count("503"), hotHolds.total(), 100.0 * hotHolds.count("503") / hotHolds.total(),
         refusals(hotHolds));
+    System.out.println("quiet alone:         " + cpuAlone);
+    System.out.println("quiet during flood:  " + cpuFlooded);
     System.out.printf("ratio quiet p99      %.2fx alone   (target <= 2x)   %s%n", p99Ratio, p99Ratio <= 2 ? "met" : "NOT met");
     System.out.printf("ratio quiet holds/s  %.2fx alone   (target >= 0.5x) %s%n", rateRatio, rateRatio >= 0.5 ? "met" : "NOT met");
   }
@@ -236,6 +261,55 @@ public final class BulkheadBench {
     Map<String, Long> m = new TreeMap<>();
     t.answers().forEach((k, v) -> { if (!k.equals("200")) m.put(k, v.sum()); });
     return m;
+  }
+
+  /** The hot event's flood: {@code readers} connections reading its availability and {@code holders} holding its seats, until stopped. */
+  static final class Flood {
+    final Tally reads = new Tally("hot availability reads");
+    final Tally holds = new Tally("hot holds");
+    private final AtomicBoolean stop = new AtomicBoolean();
+    private final ExecutorService pool;
+    private final List<Future<?>> connections = new ArrayList<>();
+    private final long started = System.nanoTime();
+
+    private Flood(int threads) {
+      pool = Executors.newFixedThreadPool(threads);
+    }
+
+    static Flood start(Lane readLane, Lane holdLane, List<String> crowd, String eventId, int readers, int holders, boolean honour) {
+      Flood f = new Flood(readers + holders);
+      AtomicInteger nextFan = new AtomicInteger();
+      String path = "/api/events/" + eventId + "/availability";
+      for (int i = 0; i < readers; i++) {
+        String reader = crowd.get(i % crowd.size());
+        f.connections.add(f.pool.submit(() -> {
+          while (!f.stop.get()) {
+            long t0 = System.nanoTime();
+            Answer r = readLane.send("GET", path, null, reader);
+            f.reads.record(r, t0);
+            r.backOff(honour);
+          }
+          return null;
+        }));
+      }
+      for (int i = 0; i < holders; i++) {
+        f.connections.add(f.pool.submit(() -> {
+          holdUntilStopped(f.holds, holdLane, crowd, nextFan, eventId, f.stop, honour);
+          return null;
+        }));
+      }
+      return f;
+    }
+
+    /** Stops every connection once its answer is in; the tallies' rates count from the start. */
+    void stop() throws Exception {
+      stop.set(true);
+      for (Future<?> c : connections) c.get(2, TimeUnit.MINUTES);
+      pool.shutdownNow();
+      double seconds = (System.nanoTime() - started) / 1e9;
+      reads.seconds()[0] = seconds;
+      holds.seconds()[0] = seconds;
+    }
   }
 
   /** {@code connections} threads hold 2 seats at a time in {@code eventId} for {@code seconds}, each through its own fans. */
