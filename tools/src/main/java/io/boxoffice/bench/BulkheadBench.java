@@ -30,7 +30,8 @@ import org.HdrHistogram.Histogram;
  * shares one address). Printed: the quiet event's throughput and p50/p99 in both rounds, their ratios
  * (target: p99 at most 2x alone, throughput at least 0.5x), and what the hot event got and was
  * refused. Properties: {@code seconds} (10), {@code quiet} (4), {@code hot.readers} (256),
- * {@code hot.holders} (64), {@code flood.honours-retry-after} (true), {@code warmup} (60 s of quiet holds and the flood, on events of their own, uncounted), {@code jar}
+ * {@code hot.holders} (64), {@code flood.honours-retry-after} (true), {@code warmup} (60 s of
+ * quiet holds and the flood, on events of their own, uncounted), {@code jar}
  * (server/target/boxoffice.jar), {@code node.opts} (-Xms1g -Xmx1g -XX:+UseParallelGC).
  */
 public final class BulkheadBench {

@@ -180,6 +180,8 @@ public final class ChaosCluster {
    * the session of the load it generates), a kill took CI's short drill 9-16 s from the chaos
    * line to the script's "killed" and a restart 18-19 s before the node's JVM even started,
    * each second of it added to the run. Without the right to (not root) it runs as before.
+   * In its own session, a Ctrl-C of the drill does not reach a script under way: it finishes
+   * (a pause resumes its node, a database outage ends); chaos/abort stops a rolling restart.
    */
   public int script(String name, String... args) {
     List<String> command = new ArrayList<>(List.of("setsid", "sh", "-c",
