@@ -150,16 +150,6 @@ public final class ChaosCluster {
     }
   }
 
-  /** This process's niceness (field 19 of /proc/self/stat), 0 when it cannot be read. */
-  static int niceness() {
-    try {
-      String stat = Files.readString(Path.of("/proc/self/stat"));
-      return Integer.parseInt(stat.substring(stat.lastIndexOf(')') + 2).split(" ")[16]);
-    } catch (IOException | RuntimeException e) {
-      return 0;
-    }
-  }
-
   /** Whether node {@code n} (1-based) has a live process, by its pid file. */
   boolean running(int n) {
     try {
@@ -172,20 +162,9 @@ public final class ChaosCluster {
     }
   }
 
-  /**
-   * Runs one chaos script; its output goes to ours, prefixed. Returns its exit code.
-   *
-   * <p>The script runs with a node's CPU weight, not the fans': its own session at autogroup
-   * nice -5 and niceness 0, as chaos/lib.sh starts the nodes. Run from the drill (nice 10, in
-   * the session of the load it generates), a kill took CI's short drill 9-16 s from the chaos
-   * line to the script's "killed" and a restart 18-19 s before the node's JVM even started,
-   * each second of it added to the run. Without the right to (not root) it runs as before.
-   * In its own session, a Ctrl-C of the drill does not reach a script under way: it finishes
-   * (a pause resumes its node, a database outage ends); chaos/abort stops a rolling restart.
-   */
+  /** Runs one chaos script; its output goes to ours, prefixed. Returns its exit code. */
   public int script(String name, String... args) {
-    List<String> command = new ArrayList<>(List.of("setsid", "sh", "-c",
-        "echo -5 2>/dev/null >/proc/self/autogroup; exec nice -n " + (-niceness()) + " \"$@\"", "chaos-script"));
+    List<String> command = new ArrayList<>();
     command.add(chaosDir.resolve(name).toString());
     command.addAll(List.of(args));
     try {

@@ -141,8 +141,6 @@ public final class OnSaleUnderFire {
   private final Map<String, Fan> fansByAccount = new ConcurrentHashMap<>();
   private final AtomicInteger nextFan = new AtomicInteger();
   private final AtomicBoolean chaosOn = new AtomicBoolean(true);
-  /** Where everyNodeServes asks the nodes, all at once. */
-  private final ExecutorService probes = Executors.newCachedThreadPool(daemon("probe"));
   /** For each kill: how long until all three nodes served again (-1: not before the load ended). */
   private final List<String> wholeAgain = java.util.Collections.synchronizedList(new ArrayList<>());
   /** Each kill, pause and partition this loop made: which node, whether it hosted the event's inventory, and when. */
@@ -464,39 +462,17 @@ public final class OnSaleUnderFire {
    * inventory), or, too busy to answer them in time, is an Up member by its readiness check.
    */
   private boolean everyNodeServes() {
-    // Every node is asked at once: one after the other, under the fans' load, the probes held
-    // CI's kills back 10-14 s (a stats call that times out, then the readiness call).
-    List<Future<String>> why = new ArrayList<>();
     for (int n = 1; n <= store.nodes(); n++) {
-      int node = n;
-      why.add(probes.submit(() -> whyNotServing(node)));
-    }
-    for (int n = 1; n <= store.nodes(); n++) {
-      String not;
-      try {
-        not = why.get(n - 1).get();
-      } catch (java.util.concurrent.ExecutionException e) {
-        not = "its probe failed: " + e.getCause();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return false;
-      }
-      if (not != null) return notServing(n, not);
+      if (!cluster.running(n)) return notServing(n, "its process is gone");
+      Storefront.Reply r = store.once("probe", n - 1, "GET", "/admin/events/" + eventId + "/stats", null, Duration.ofSeconds(3),
+          Map.of("Authorization", "Bearer " + cluster.adminToken()));
+      // Busy, not away: an Up member whose port is open but slow under the fans' load (CI's drill
+      // held its first kill back 40 s on such time-outs). A node that is away refuses connections.
+      if ((r.status() == Storefront.TIMED_OUT || r.status() == 503) && cluster.ready(n)) continue;
+      if (r.status() == Storefront.TIMED_OUT) return notServing(n, "its stats gave no answer in 3 s");
+      if (r.status() != 200) return notServing(n, "its stats answered " + r.status() + " " + r.body());
     }
     return true;
-  }
-
-  /** Why node {@code n} does not count as serving, or null when it does. */
-  private String whyNotServing(int n) {
-    if (!cluster.running(n)) return "its process is gone";
-    Storefront.Reply r = store.once("probe", n - 1, "GET", "/admin/events/" + eventId + "/stats", null, Duration.ofSeconds(3),
-        Map.of("Authorization", "Bearer " + cluster.adminToken()));
-    // Busy, not away: an Up member whose port is open but slow under the fans' load (CI's drill
-    // held its first kill back 40 s on such time-outs). A node that is away refuses connections.
-    if ((r.status() == Storefront.TIMED_OUT || r.status() == 503) && cluster.ready(n)) return null;
-    if (r.status() == Storefront.TIMED_OUT) return "its stats gave no answer in 3 s";
-    if (r.status() != 200) return "its stats answered " + r.status() + " " + r.body();
-    return null;
   }
 
   private long lastNotServingSaid;
