@@ -18,6 +18,8 @@ import io.boxoffice.edge.BrowserGuards;
 import io.boxoffice.edge.Bulkhead;
 import io.boxoffice.edge.BulkheadDirectives;
 import io.boxoffice.edge.ClientPrefix;
+import io.boxoffice.edge.DispatcherLag;
+import io.boxoffice.edge.FairPace;
 import io.boxoffice.edge.HttpServer;
 import io.boxoffice.edge.Identity;
 import io.boxoffice.edge.IdentityToken;
@@ -293,7 +295,20 @@ public final class Node {
     metrics.gauge("boxoffice_admin_live_streams", "Managers' live dashboards streaming from this node",
         io.micrometer.core.instrument.Tags.empty(), admin::liveStreams);
     // The bulkhead sheds before a request names a known event: a made-up id's sheds are not a metric series.
-    BulkheadDirectives bulkheads = new BulkheadDirectives(bulkhead, api, (eventId, priority) -> {
+    // Saturated, the node paces the events above their fair share of requests/s (FairPace).
+    Config paceConfig = bo.getConfig("edge.pace");
+    FairPace pace = new FairPace(eventId -> manifests.known(eventId) != null, paceConfig.getDuration("window").toMillis(),
+        paceConfig.getDouble("decrease"), paceConfig.getDouble("increase"), paceConfig.getDouble("floor"),
+        paceConfig.getDouble("min-share"));
+    DispatcherLag lag = new DispatcherLag(system.executionContext(), paceConfig.getDuration("probe").toMillis(),
+        pace.windowMillis(), paceConfig.getDuration("saturated-lag").toNanos() / 1e6,
+        (saturated, meanLagMillis, now) -> pace.tick(saturated, now));
+    system.getWhenTerminated().thenRun(lag::close);
+    metrics.gauge("boxoffice_edge_dispatcher_lag_seconds", "Mean lag of the node's dispatcher in the last window",
+        io.micrometer.core.instrument.Tags.empty(), () -> lag.meanLagMillis() / 1000);
+    metrics.gauge("boxoffice_edge_paced_events", "Events this node paces now (requests/s above their fair share while saturated)",
+        io.micrometer.core.instrument.Tags.empty(), pace::paced);
+    BulkheadDirectives bulkheads = new BulkheadDirectives(bulkhead, pace, api, (eventId, priority) -> {
       if (manifests.known(eventId) != null) metrics.requestShed(eventId, priority);
     });
     QueueRoutes queue = new QueueRoutes(api, bulkheads, identity, line.fans(), manifests, queueTokens, line.line(), line.pow(),

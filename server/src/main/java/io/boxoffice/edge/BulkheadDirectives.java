@@ -16,11 +16,18 @@ import org.apache.pekko.http.javadsl.server.Route;
  */
 public final class BulkheadDirectives extends AllDirectives {
   private final Bulkhead bulkhead;
+  private final FairPace pace;
   private final EdgeMetrics metrics;
   private final HttpResponse overloaded;
 
+  /** Places in flight only: no event is ever paced. */
   public BulkheadDirectives(Bulkhead bulkhead, Api api, EdgeMetrics metrics) {
+    this(bulkhead, FairPace.off(), api, metrics);
+  }
+
+  public BulkheadDirectives(Bulkhead bulkhead, FairPace pace, Api api, EdgeMetrics metrics) {
     this.bulkhead = bulkhead;
+    this.pace = pace;
     this.metrics = metrics;
     // Immutable: the same response (JSON, Retry-After) serves every shed request.
     this.overloaded = api.error(503, "overloaded", "this event is busy right now, try again in a moment");
@@ -28,6 +35,8 @@ public final class BulkheadDirectives extends AllDirectives {
 
   public Route guard(String eventId, Bulkhead.Priority priority, Supplier<Route> inner) {
     return extractRequestContext(ctx -> {
+      // A paced event past its pace is refused before it takes a place (FairPace).
+      if (!pace.tryPass(eventId, priority, System.nanoTime())) return shed(ctx, eventId, priority);
       CompletableFuture<Boolean> place = bulkhead.enter(eventId, priority).toCompletableFuture();
       // Most requests go in (or are refused) at once; one in its event's line waits for its turn.
       if (place.isDone()) return place.join() ? inside(eventId, inner) : shed(ctx, eventId, priority);

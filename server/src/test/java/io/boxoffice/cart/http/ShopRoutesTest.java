@@ -319,12 +319,61 @@ class ShopRoutesTest {
     }
   }
 
+  @Test
+  void aPacedEventsReadsAndHoldsAreRefusedUnaskedWhileItsCheckoutsAndAnotherEventAreServed() throws Exception {
+    TestProbe<EventInventory.Command> inv = testKit.createTestProbe();
+    // Paced below one request a minute: the node was saturated while "hotter" asked 1,000/s beside "calm".
+    io.boxoffice.edge.FairPace pace = new io.boxoffice.edge.FairPace(id -> true, 100, 0.5, 1.1, 0.01, 0.05);
+    long now = System.nanoTime();
+    for (int i = 0; i < 100; i++) pace.tryPass("hotter", Bulkhead.Priority.READ, now);
+    for (int i = 0; i < 10; i++) pace.tryPass("calm", Bulkhead.Priority.READ, now);
+    pace.tick(true, now);
+    for (int w = 0; w < 60; w++) {
+      pace.tryPass("hotter", Bulkhead.Priority.READ, now);
+      for (int i = 0; i < 10; i++) pace.tryPass("calm", Bulkhead.Priority.READ, now);
+      pace.tick(true, now);
+    }
+    assertEquals(0.01, pace.pace("hotter"), 1e-9);
+    assertEquals(0, pace.pace("calm"));
+    TestProbe<Cart.Command> cartProbe = testKit.createTestProbe();
+    ServerBinding bound = bindBehind(new Bulkhead(10), pace, inv, cartProbe);
+    try {
+      HttpFan fan = new HttpFan(bound.localAddress().getPort()).withCookie(tokens.issue("paced-fan"));
+      HttpFan.Reply read = fan.send("GET", "/api/events/hotter/cart", null);
+      assertEquals(503, read.status());
+      assertEquals("overloaded", read.error());
+      assertTrue(read.headers().firstValue("Retry-After").isPresent());
+      HttpFan.Reply hold = fan.send("POST", "/api/events/hotter/cart/holds", "{\"best\":{\"quantity\":1}}");
+      assertEquals(503, hold.status());
+      inv.expectNoMessage(Duration.ofMillis(200));
+      // Checkouts turn held seats into tickets: never paced.
+      CompletableFuture<HttpFan.Reply> checkout =
+          fan.sendAsync("POST", "/api/events/hotter/cart/checkout", "{\"paymentToken\":\"tok_visa\"}", "Idempotency-Key", "k");
+      Cart.Checkout c = cartProbe.expectMessageClass(Cart.Checkout.class);
+      c.replyTo().tell(new Cart.Rejected(Refusal.PAYMENT_DECLINED, "declined", List.of()));
+      assertEquals(402, checkout.join().status());
+      // The other event is served.
+      CompletableFuture<HttpFan.Reply> quiet = fan.sendAsync("GET", "/api/events/calm/cart", null);
+      inv.expectMessageClass(EventInventory.GetHolds.class).replyTo().tell(new EventInventory.Holds(List.of(), 0));
+      cartProbe.expectMessageClass(Cart.GetExpiry.class).replyTo().tell(new Cart.Expiry(0));
+      assertEquals(200, quiet.join().status());
+    } finally {
+      bound.unbind();
+    }
+  }
+
   /** The shop's routes behind {@code bulkhead}, asking {@code inv}, on a port of their own (a patient ask timeout). */
   private ServerBinding bindBehind(Bulkhead bulkhead, TestProbe<EventInventory.Command> inv) throws Exception {
+    return bindBehind(bulkhead, io.boxoffice.edge.FairPace.off(), inv, carts);
+  }
+
+  /** The same, paced by {@code pace}. */
+  private ServerBinding bindBehind(Bulkhead bulkhead, io.boxoffice.edge.FairPace pace, TestProbe<EventInventory.Command> inv,
+                                   TestProbe<Cart.Command> cartProbe) throws Exception {
     io.boxoffice.app.Metrics metrics = new io.boxoffice.app.Metrics();
     Api patient = new Api(testKit.system(), Duration.ofSeconds(20), 65536);
-    ShopRoutes small = new ShopRoutes(patient, new BulkheadDirectives(bulkhead, patient, metrics), new Identity(tokens, patient),
-        ShopAdmission.everyone(), views, id -> inv.getRef(), id -> carts.getRef(), testKit.system().scheduler(),
+    ShopRoutes small = new ShopRoutes(patient, new BulkheadDirectives(bulkhead, pace, patient, metrics), new Identity(tokens, patient),
+        ShopAdmission.everyone(), views, id -> inv.getRef(), id -> cartProbe.getRef(), testKit.system().scheduler(),
         settings(Duration.ofSeconds(30)), metrics);
     return Http.get(testKit.system()).newServerAt("127.0.0.1", 0).bind(patient.seal(small.routes()))
         .toCompletableFuture().get(10, TimeUnit.SECONDS);

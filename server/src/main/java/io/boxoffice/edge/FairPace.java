@@ -1,0 +1,199 @@
+package io.boxoffice.edge;
+
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.function.Predicate;
+
+/**
+ * Each event's pace on this edge node while the node is saturated: requests per second, shared
+ * fairly between the events that are busy. The {@link Bulkhead} shares places in flight, which
+ * is not a share of the CPU: a read is in flight for 2 ms of CPU, a quiet event's hold for the
+ * database's commit, so four reads in flight are 2,000 reads/s and they took the CPU a quiet
+ * event's holds needed (bench/run bulkhead: the quiet event's holds fell to 0.22x). This paces
+ * the requests instead.
+ *
+ * <p>Every {@code window} the node says whether it is saturated (its dispatcher's lag, see
+ * {@link DispatcherLag}). While it is, and at least two events were busy in the window, each
+ * event whose rate was above the fair share (the window's rate of all busy events divided by
+ * their number) gets a pace: its rate times {@code decrease}, or its pace times {@code decrease}
+ * when it had one; never below {@code floor}. An event below the fair share is left alone,
+ * however saturated the node: a quiet event is never paced by another's flood. While the node
+ * is not saturated, each pace grows by {@code increase} per window, and goes once it is twice
+ * the event's rate. An event alone on the node is never paced: there is nobody to share with.
+ *
+ * <p>A paced event's reads and holds take a token of its bucket (the pace per second, a tenth
+ * of a second's worth at most), or are refused at once (503 and Retry-After: the fan's page
+ * waits that long, so a refused request costs one cheap answer); its checkouts are never paced,
+ * they turn held seats into tickets. Only events the node knows take part: made-up ids are
+ * never paced and never busy, so a bot naming many cannot shrink a real event's share.
+ * Thread-safe.
+ */
+public final class FairPace {
+
+  /** One event's requests in the current window and its pace, if it has one. */
+  private static final class Lane {
+    int admitted;
+    /** Requests refused by the pace in the current window. */
+    int refused;
+    /** Requests/s passed: the peak of the windows, let down 20% a window. */
+    double passed;
+    /** Requests/s asked (passed or refused): the peak of the windows, let down slowly. */
+    double demand;
+    int idleWindows;
+    /** Windows in a row the node was not saturated while this event was paced. */
+    int calmWindows;
+    /** Requests per second allowed; 0 = not paced. */
+    double pace;
+    double tokens;
+    long refilledAt;
+  }
+
+  /** Windows in a row with the event alone before its pace goes. */
+  static final int CALM_WINDOWS = 20;
+  private static final double MAX_PACE = 1e7;
+  private static final double DEMAND_DECAY = 0.95;
+  private static final double PASSED_DECAY = 0.8;
+  /** Windows without a request after which an event no longer counts as busy: past a Retry-After (1 s). */
+  static final int ACTIVE_WINDOWS = 12;
+
+  private final Predicate<String> shares;
+  private final long windowNanos;
+  private final double decrease;
+  private final double increase;
+  private final double floor;
+  private final double minShare;
+  private final Map<String, Lane> lanes = new HashMap<>();
+
+  /**
+   * @param shares whether an event takes part (events this node knows)
+   * @param windowMillis how often the node's saturation is read and the paces are moved
+   * @param decrease a heavy event's pace per saturated window, as a fraction (0 to 1) of its rate
+   * @param increase a pace's growth per window while the node is not saturated (above 1)
+   * @param floor requests per second a paced event keeps at least, and an event must ask for to count as busy
+   * @param minShare the share of the node's requests an event must ask for to count as busy
+   */
+  public FairPace(Predicate<String> shares, long windowMillis, double decrease, double increase, double floor,
+                  double minShare) {
+    if (windowMillis < 1) throw new IllegalArgumentException("the window must be at least 1 ms");
+    if (!(decrease > 0 && decrease < 1)) throw new IllegalArgumentException("decrease must be between 0 and 1");
+    if (!(increase > 1)) throw new IllegalArgumentException("increase must be above 1");
+    if (!(floor > 0)) throw new IllegalArgumentException("the floor must be above 0 requests/s");
+    if (!(minShare >= 0 && minShare < 0.5)) throw new IllegalArgumentException("the busy share must be between 0 and 0.5");
+    this.shares = shares;
+    this.windowNanos = windowMillis * 1_000_000L;
+    this.decrease = decrease;
+    this.increase = increase;
+    this.floor = floor;
+    this.minShare = minShare;
+  }
+
+  /** Paces nothing: no event takes part. */
+  public static FairPace off() {
+    return new FairPace(id -> false, 1_000, 0.5, 2, 1, 0);
+  }
+
+  /** How often {@link #tick} should be called, in milliseconds. */
+  public long windowMillis() {
+    return windowNanos / 1_000_000L;
+  }
+
+  /**
+   * Whether one request of the event may go on now ({@code nowNanos} from System.nanoTime):
+   * always, unless the event is paced, the request is not a checkout, and its bucket is empty.
+   */
+  public synchronized boolean tryPass(String eventId, Bulkhead.Priority priority, long nowNanos) {
+    Lane lane = lanes.get(eventId);
+    if (lane == null) {
+      if (!shares.test(eventId)) return true;
+      lane = new Lane();
+      lanes.put(eventId, lane);
+    }
+    if (lane.pace > 0 && priority != Bulkhead.Priority.CHECKOUT) {
+      double burst = Math.max(1, lane.pace / 10);
+      lane.tokens = Math.min(burst, lane.tokens + lane.pace * (nowNanos - lane.refilledAt) / 1e9);
+      lane.refilledAt = nowNanos;
+      if (lane.tokens < 1) {
+        lane.refused++;
+        return false;
+      }
+      lane.tokens -= 1;
+    }
+    lane.admitted++;
+    return true;
+  }
+
+  /** Ends a window: moves the paces by whether the node was saturated in it. */
+  public synchronized void tick(boolean saturated, long nowNanos) {
+    double seconds = windowNanos / 1e9;
+    double total = 0;
+    for (Lane lane : lanes.values()) {
+      double asked = (lane.admitted + lane.refused) / seconds;
+      // Its peak, let down 5% a window (by half in 1.4 s), and not at all while paced: a paced
+      // event's refused fans wait Retry-After, so what it asks then is what the pace let it ask,
+      // and a quiet neighbour asking at its own pace must not look the heavier.
+      lane.demand = Math.max(lane.pace > 0 ? lane.demand : lane.demand * DEMAND_DECAY, asked);
+      lane.idleWindows = asked == 0 ? lane.idleWindows + 1 : 0;
+      if (lane.idleWindows <= ACTIVE_WINDOWS) total += lane.demand;
+    }
+    // Busy: asked lately, for the floor or more and for a share of the node's requests: a
+    // neighbour's trickle never paces an on-sale, nor does an event whose fans have gone.
+    double busyFrom = Math.max(floor, minShare * total);
+    int busy = 0;
+    double busyTotal = 0;
+    for (Lane lane : lanes.values()) {
+      if (lane.idleWindows <= ACTIVE_WINDOWS && lane.demand >= busyFrom) {
+        busy++;
+        busyTotal += lane.demand;
+      }
+    }
+    double fair = busy == 0 ? 0 : busyTotal / busy;
+    for (Iterator<Lane> it = lanes.values().iterator(); it.hasNext(); ) {
+      Lane lane = it.next();
+      // What it was let do lately (a paced event's fans come in waves): where a grown pace starts from.
+      lane.passed = Math.max(lane.passed * PASSED_DECAY, lane.admitted / seconds);
+      if (saturated && busy >= 2) {
+        if (lane.idleWindows <= ACTIVE_WINDOWS && lane.demand > fair) {
+          double from = lane.pace > 0 ? Math.min(lane.pace, lane.passed) : lane.passed;
+          if (lane.pace == 0) {
+            lane.tokens = 0;
+            lane.refilledAt = nowNanos;
+          }
+          lane.pace = Math.max(floor, from * decrease);
+        }
+        lane.calmWindows = 0;
+      } else if (lane.pace > 0) {
+        // Its refused fans come back after Retry-After (1 s), so a rate below the pace says
+        // little: the pace grows while the node is calm and goes only when the event is alone.
+        lane.pace = Math.min(lane.pace * increase, MAX_PACE);
+        if (busy < 2 && ++lane.calmWindows >= CALM_WINDOWS) {
+          lane.pace = 0;
+          lane.calmWindows = 0;
+        }
+      }
+      lane.admitted = 0;
+      lane.refused = 0;
+      // Forgotten after a few idle windows, unless still paced (its fans are waiting Retry-After).
+      if (lane.idleWindows > CALM_WINDOWS && lane.pace == 0) it.remove();
+      else if (lane.idleWindows > 600) it.remove();
+    }
+  }
+
+  /** The event's pace in requests per second, 0 when it is not paced. */
+  public synchronized double pace(String eventId) {
+    Lane lane = lanes.get(eventId);
+    return lane == null ? 0 : lane.pace;
+  }
+
+  /** Events paced now. */
+  public synchronized int paced() {
+    int n = 0;
+    for (Lane lane : lanes.values()) if (lane.pace > 0) n++;
+    return n;
+  }
+
+  /** Events with a lane now (busy lately or paced). */
+  public synchronized int events() {
+    return lanes.size();
+  }
+}
