@@ -299,7 +299,7 @@ public final class Node {
     Config paceConfig = bo.getConfig("edge.pace");
     FairPace pace = new FairPace(eventId -> manifests.known(eventId) != null, paceConfig.getDuration("window").toMillis(),
         paceConfig.getDouble("decrease"), paceConfig.getDouble("increase"), paceConfig.getDouble("floor"),
-        paceConfig.getDouble("min-share"));
+        paceConfig.getDouble("min-share"), bo.getDuration("edge.fair-wait").toMillis());
     DispatcherLag lag = new DispatcherLag(system.executionContext(), paceConfig.getDuration("probe").toMillis(),
         pace.windowMillis(), paceConfig.getDuration("saturated-lag").toNanos() / 1e6,
         (saturated, meanLagMillis, now) -> pace.tick(saturated, now));
@@ -308,7 +308,7 @@ public final class Node {
         io.micrometer.core.instrument.Tags.empty(), () -> lag.meanLagMillis() / 1000);
     metrics.gauge("boxoffice_edge_paced_events", "Events this node paces now (requests/s above their fair share while saturated)",
         io.micrometer.core.instrument.Tags.empty(), pace::paced);
-    BulkheadDirectives bulkheads = new BulkheadDirectives(bulkhead, pace, api, (eventId, priority) -> {
+    BulkheadDirectives bulkheads = new BulkheadDirectives(bulkhead, pace, system.executionContext(), api, (eventId, priority) -> {
       if (manifests.known(eventId) != null) metrics.requestShed(eventId, priority);
     });
     QueueRoutes queue = new QueueRoutes(api, bulkheads, identity, line.fans(), manifests, queueTokens, line.line(), line.pow(),

@@ -47,11 +47,15 @@ public final class DispatcherLag implements AutoCloseable {
     long now = System.nanoTime();
     // One probe at a time: while one waits, the lag is at least its wait, counted at the window's end.
     if (!waitingSince.compareAndSet(0, now)) return;
-    dispatcher.execute(() -> {
-      long since = waitingSince.getAndSet(0);
-      lagSum.addAndGet(System.nanoTime() - since);
-      probesRun.incrementAndGet();
-    });
+    try {
+      dispatcher.execute(() -> {
+        long since = waitingSince.getAndSet(0);
+        lagSum.addAndGet(System.nanoTime() - since);
+        probesRun.incrementAndGet();
+      });
+    } catch (java.util.concurrent.RejectedExecutionException shuttingDown) {
+      waitingSince.set(0);
+    }
   }
 
   private void endWindow(Listener listener) {
@@ -65,7 +69,12 @@ public final class DispatcherLag implements AutoCloseable {
     }
     double mean = n == 0 ? 0 : (double) sum / n;
     lastMeanMillis = mean / 1e6;
-    listener.window(mean > saturatedNanos, lastMeanMillis, now);
+    try {
+      listener.window(mean > saturatedNanos, lastMeanMillis, now);
+    } catch (RuntimeException e) {
+      // A task of a scheduled executor that throws is never run again: the pace would stop moving.
+      org.slf4j.LoggerFactory.getLogger(DispatcherLag.class).error("a dispatcher-lag listener failed", e);
+    }
   }
 
   /** The last window's mean lag in milliseconds. */

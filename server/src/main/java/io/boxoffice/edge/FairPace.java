@@ -10,31 +10,35 @@ import java.util.function.Predicate;
  * fairly between the events that are busy. The {@link Bulkhead} shares places in flight, which
  * is not a share of the CPU: a read is in flight for 2 ms of CPU, a quiet event's hold for the
  * database's commit, so four reads in flight are 2,000 reads/s and they took the CPU a quiet
- * event's holds needed (bench/run bulkhead: the quiet event's holds fell to 0.22x). This paces
- * the requests instead.
+ * event's holds needed (bench/run bulkhead: the quiet event's holds fell to 0.27x of alone).
+ * This paces the requests instead.
  *
  * <p>Every {@code window} the node says whether it is saturated (its dispatcher's lag, see
- * {@link DispatcherLag}). While it is, and at least two events were busy in the window, each
- * event whose rate was above the fair share (the window's rate of all busy events divided by
- * their number) gets a pace: its rate times {@code decrease}, or its pace times {@code decrease}
- * when it had one; never below {@code floor}. An event below the fair share is left alone,
- * however saturated the node: a quiet event is never paced by another's flood. While the node
- * is not saturated, each pace grows by {@code increase} per window, and goes once it is twice
- * the event's rate. An event alone on the node is never paced: there is nobody to share with.
+ * {@link DispatcherLag}). While it is, and at least two events are busy (asked in the last
+ * second, for {@code floor} requests/s or more and {@code minShare} of the node's requests or
+ * more), each event asking for more than the fair share (what the busy events ask, divided by
+ * their number) gets a pace: {@code decrease} times what it passed lately, or times its pace
+ * when it had one; never below {@code floor}. An event asking for less than the fair share is
+ * left alone however saturated the node: a quiet event is never paced by another's flood. What
+ * an event asks is the peak of the windows, let down slowly, and not at all while it is paced:
+ * a paced event's fans wait for their turns, so it then seems to ask only what its pace lets
+ * it, and a quiet neighbour asking at its own pace must not look the heavier. While the node is
+ * not saturated, a pace grows by {@code increase} per window; it goes after two seconds with
+ * the event alone. An event alone on the node is never paced: there is nobody to share with.
  *
- * <p>A paced event's reads and holds take a token of its bucket (the pace per second, a tenth
- * of a second's worth at most), or are refused at once (503 and Retry-After: the fan's page
- * waits that long, so a refused request costs one cheap answer); its checkouts are never paced,
- * they turn held seats into tickets. Only events the node knows take part: made-up ids are
- * never paced and never busy, so a bot naming many cannot shrink a real event's share.
- * Thread-safe.
+ * <p>A paced event's reads and holds go one per 1/pace seconds, in the order they came, each
+ * waiting for its turn without costing CPU (its connection sends nothing more meanwhile); one
+ * whose turn is more than {@code maxWait} away is refused (503 and Retry-After). Its checkouts
+ * are never paced: they turn held seats into tickets. Only events the node knows take part:
+ * made-up ids are never paced and never busy, so a bot naming many cannot shrink a real event's
+ * share. Thread-safe.
  */
 public final class FairPace {
 
   /** One event's requests in the current window and its pace, if it has one. */
   private static final class Lane {
     int admitted;
-    /** Requests refused by the pace in the current window. */
+    /** Requests refused by the pace in the current window (their turn was too far). */
     int refused;
     /** Requests/s passed: the peak of the windows, let down 20% a window. */
     double passed;
@@ -45,8 +49,8 @@ public final class FairPace {
     int calmWindows;
     /** Requests per second allowed; 0 = not paced. */
     double pace;
-    double tokens;
-    long refilledAt;
+    /** When the paced event's next request may go. */
+    long nextTurn;
   }
 
   /** Windows in a row with the event alone before its pace goes. */
@@ -63,6 +67,7 @@ public final class FairPace {
   private final double increase;
   private final double floor;
   private final double minShare;
+  private final long maxWaitNanos;
   private final Map<String, Lane> lanes = new HashMap<>();
 
   /**
@@ -72,13 +77,15 @@ public final class FairPace {
    * @param increase a pace's growth per window while the node is not saturated (above 1)
    * @param floor requests per second a paced event keeps at least, and an event must ask for to count as busy
    * @param minShare the share of the node's requests an event must ask for to count as busy
+   * @param maxWaitMillis how long a paced event's request may wait for its turn, or it is refused
    */
   public FairPace(Predicate<String> shares, long windowMillis, double decrease, double increase, double floor,
-                  double minShare) {
+                  double minShare, long maxWaitMillis) {
     if (windowMillis < 1) throw new IllegalArgumentException("the window must be at least 1 ms");
     if (!(decrease > 0 && decrease < 1)) throw new IllegalArgumentException("decrease must be between 0 and 1");
     if (!(increase > 1)) throw new IllegalArgumentException("increase must be above 1");
     if (!(floor > 0)) throw new IllegalArgumentException("the floor must be above 0 requests/s");
+    if (maxWaitMillis < 0) throw new IllegalArgumentException("the wait cannot be negative");
     if (!(minShare >= 0 && minShare < 0.5)) throw new IllegalArgumentException("the busy share must be between 0 and 0.5");
     this.shares = shares;
     this.windowNanos = windowMillis * 1_000_000L;
@@ -86,11 +93,12 @@ public final class FairPace {
     this.increase = increase;
     this.floor = floor;
     this.minShare = minShare;
+    this.maxWaitNanos = maxWaitMillis * 1_000_000L;
   }
 
   /** Paces nothing: no event takes part. */
   public static FairPace off() {
-    return new FairPace(id -> false, 1_000, 0.5, 2, 1, 0);
+    return new FairPace(id -> false, 1_000, 0.5, 2, 1, 0, 0);
   }
 
   /** How often {@link #tick} should be called, in milliseconds. */
@@ -98,29 +106,35 @@ public final class FairPace {
     return windowNanos / 1_000_000L;
   }
 
+  /** What {@link #delay} answers for a request that is refused. */
+  public static final long REFUSED = -1;
+
   /**
-   * Whether one request of the event may go on now ({@code nowNanos} from System.nanoTime):
-   * always, unless the event is paced, the request is not a checkout, and its bucket is empty.
+   * When one request of the event may go on ({@code nowNanos} from System.nanoTime): 0 at once,
+   * a wait in nanoseconds, or {@link #REFUSED}. At once unless the event is paced and the
+   * request is not a checkout; a paced event's requests go one per 1/pace seconds, in the order
+   * they came, each waiting for its turn (costing no CPU meanwhile), and a request whose turn is
+   * more than {@code maxWait} away is refused.
    */
-  public synchronized boolean tryPass(String eventId, Bulkhead.Priority priority, long nowNanos) {
+  public synchronized long delay(String eventId, Bulkhead.Priority priority, long nowNanos) {
     Lane lane = lanes.get(eventId);
     if (lane == null) {
-      if (!shares.test(eventId)) return true;
+      if (!shares.test(eventId)) return 0;
       lane = new Lane();
       lanes.put(eventId, lane);
     }
+    long wait = 0;
     if (lane.pace > 0 && priority != Bulkhead.Priority.CHECKOUT) {
-      double burst = Math.max(1, lane.pace / 10);
-      lane.tokens = Math.min(burst, lane.tokens + lane.pace * (nowNanos - lane.refilledAt) / 1e9);
-      lane.refilledAt = nowNanos;
-      if (lane.tokens < 1) {
+      long turn = Math.max(nowNanos, lane.nextTurn);
+      wait = turn - nowNanos;
+      if (wait > maxWaitNanos) {
         lane.refused++;
-        return false;
+        return REFUSED;
       }
-      lane.tokens -= 1;
+      lane.nextTurn = turn + (long) (1e9 / lane.pace);
     }
     lane.admitted++;
-    return true;
+    return wait;
   }
 
   /** Ends a window: moves the paces by whether the node was saturated in it. */
@@ -155,10 +169,7 @@ public final class FairPace {
       if (saturated && busy >= 2) {
         if (lane.idleWindows <= ACTIVE_WINDOWS && lane.demand > fair) {
           double from = lane.pace > 0 ? Math.min(lane.pace, lane.passed) : lane.passed;
-          if (lane.pace == 0) {
-            lane.tokens = 0;
-            lane.refilledAt = nowNanos;
-          }
+          if (lane.pace == 0) lane.nextTurn = nowNanos;
           lane.pace = Math.max(floor, from * decrease);
         }
         lane.calmWindows = 0;

@@ -19,15 +19,18 @@ class FairPaceTest {
   private static final long WINDOW = 100_000_000L; // 100 ms in nanoseconds
   private static final Bulkhead.Priority READ = Bulkhead.Priority.READ;
 
-  /** A pace of 100-ms windows that halves a heavy event, grows 10% per calm window, floor 10/s, busy from 5% of the node. */
+  /**
+   * A pace of 100-ms windows that halves a heavy event, grows 10% per calm window, floor 10/s,
+   * busy from 5% of the node, a turn at most 1 s away.
+   */
   private static FairPace pace() {
-    return new FairPace(Set.of("hot", "quiet")::contains, 100, 0.5, 1.1, 10, 0.05);
+    return new FairPace(Set.of("hot", "quiet")::contains, 100, 0.5, 1.1, 10, 0.05, 1_000);
   }
 
-  /** {@code n} requests of the event spread over the window that starts at {@code start}; how many passed. */
+  /** {@code n} requests of the event spread over the window that starts at {@code start}; how many were not refused. */
   private static int send(FairPace p, String eventId, Bulkhead.Priority priority, int n, long start) {
     int passed = 0;
-    for (int i = 0; i < n; i++) if (p.tryPass(eventId, priority, start + WINDOW * i / n)) passed++;
+    for (int i = 0; i < n; i++) if (p.delay(eventId, priority, start + WINDOW * i / n) != FairPace.REFUSED) passed++;
     return passed;
   }
 
@@ -43,10 +46,17 @@ class FairPaceTest {
     assertEquals(500, p.pace("hot"), 1e-9, "half of its rate");
     assertEquals(0, p.pace("quiet"), "below the fair share: never paced");
 
-    // Paced, the hot event gets 500/s (a tenth of a second's worth in its bucket at most).
-    int hot = send(p, "hot", READ, 100, t);
-    assertTrue(hot >= 49 && hot <= 51, "about 50 of 100 reads in 100 ms at 500/s: " + hot);
-    assertEquals(10, send(p, "quiet", Bulkhead.Priority.HOLD, 10, t), "the quiet event is untouched");
+    // Paced, the hot event's reads go one per 2 ms (500/s), each waiting for its turn; the
+    // quiet event's go at once.
+    long lastWait = 0;
+    for (int i = 0; i < 100; i++) {
+      long at = t + i * 1_000_000L;
+      long wait = p.delay("hot", READ, at);
+      assertEquals(i * 1_000_000L, wait, "read " + i + " goes 2 ms after the one before");
+      lastWait = wait;
+      if (i % 10 == 0) assertEquals(0, p.delay("quiet", Bulkhead.Priority.HOLD, at), "the quiet event is untouched");
+    }
+    assertEquals(99_000_000L, lastWait);
     t += WINDOW;
     p.tick(true, t);
     assertEquals(250, p.pace("hot"), 1e-9, "still saturated: half again");
@@ -58,8 +68,9 @@ class FairPaceTest {
     send(p, "hot", READ, 100, 0);
     send(p, "quiet", READ, 10, 0);
     p.tick(true, WINDOW);
-    for (int i = 0; i < 1_000; i++) assertTrue(p.tryPass("hot", Bulkhead.Priority.CHECKOUT, WINDOW));
-    assertFalse(p.tryPass("hot", Bulkhead.Priority.HOLD, WINDOW), "its bucket starts empty");
+    for (int i = 0; i < 1_000; i++) assertEquals(0, p.delay("hot", Bulkhead.Priority.CHECKOUT, WINDOW));
+    assertEquals(0, p.delay("hot", Bulkhead.Priority.HOLD, WINDOW), "the first hold goes at once");
+    assertEquals(2_000_000L, p.delay("hot", Bulkhead.Priority.HOLD, WINDOW), "the next 1/500 s later");
   }
 
   @Test
@@ -171,7 +182,7 @@ class FairPaceTest {
   void madeUpIdsAreNeverPacedNorCountedAsBusy() {
     FairPace p = pace();
     send(p, "hot", READ, 100, 0);
-    for (int i = 0; i < 500; i++) assertTrue(p.tryPass("made-up-" + i, READ, 0));
+    for (int i = 0; i < 500; i++) assertEquals(0, p.delay("made-up-" + i, READ, 0));
     p.tick(true, WINDOW);
     assertEquals(0, p.pace("hot"), "the made-up ids did not make the hot event share");
     assertEquals(1, p.events(), "nor do they get a lane");

@@ -322,19 +322,9 @@ class ShopRoutesTest {
   @Test
   void aPacedEventsReadsAndHoldsAreRefusedUnaskedWhileItsCheckoutsAndAnotherEventAreServed() throws Exception {
     TestProbe<EventInventory.Command> inv = testKit.createTestProbe();
-    // Paced below one request a minute: the node was saturated while "hotter" asked 1,000/s beside "calm".
-    io.boxoffice.edge.FairPace pace = new io.boxoffice.edge.FairPace(id -> true, 100, 0.5, 1.1, 0.01, 0.05);
-    long now = System.nanoTime();
-    for (int i = 0; i < 100; i++) pace.tryPass("hotter", Bulkhead.Priority.READ, now);
-    for (int i = 0; i < 10; i++) pace.tryPass("calm", Bulkhead.Priority.READ, now);
-    pace.tick(true, now);
-    for (int w = 0; w < 60; w++) {
-      pace.tryPass("hotter", Bulkhead.Priority.READ, now);
-      for (int i = 0; i < 10; i++) pace.tryPass("calm", Bulkhead.Priority.READ, now);
-      pace.tick(true, now);
-    }
-    assertEquals(0.01, pace.pace("hotter"), 1e-9);
-    assertEquals(0, pace.pace("calm"));
+    // Paced at one request in 100 s, its next turn taken: the node was saturated while "hotter" asked 1,000/s beside "calm".
+    io.boxoffice.edge.FairPace pace = pacedAt(0.01, 2_000);
+    pace.delay("hotter", Bulkhead.Priority.READ, System.nanoTime());
     TestProbe<Cart.Command> cartProbe = testKit.createTestProbe();
     ServerBinding bound = bindBehind(new Bulkhead(10), pace, inv, cartProbe);
     try {
@@ -362,6 +352,48 @@ class ShopRoutesTest {
     }
   }
 
+  @Test
+  void aPacedEventsReadWaitsForItsTurnAndIsThenAnswered() throws Exception {
+    TestProbe<EventInventory.Command> inv = testKit.createTestProbe();
+    // One request every 2 s; a turn may be up to 10 s away.
+    io.boxoffice.edge.FairPace pace = pacedAt(0.5, 10_000);
+    TestProbe<Cart.Command> cartProbe = testKit.createTestProbe();
+    ServerBinding bound = bindBehind(new Bulkhead(10), pace, inv, cartProbe);
+    try {
+      HttpFan fan = new HttpFan(bound.localAddress().getPort()).withCookie(tokens.issue("patient-fan"));
+      CompletableFuture<HttpFan.Reply> first = fan.sendAsync("GET", "/api/events/hotter/cart", null);
+      inv.expectMessageClass(EventInventory.GetHolds.class).replyTo().tell(new EventInventory.Holds(List.of(), 0));
+      cartProbe.expectMessageClass(Cart.GetExpiry.class).replyTo().tell(new Cart.Expiry(0));
+      assertEquals(200, first.join().status());
+      // The next one's turn is 2 s after the first's: it waits, unasked, then goes on.
+      CompletableFuture<HttpFan.Reply> second = fan.sendAsync("GET", "/api/events/hotter/cart", null);
+      inv.expectNoMessage(Duration.ofMillis(1_000));
+      assertFalse(second.isDone(), "waiting for its turn, not refused");
+      inv.expectMessageClass(EventInventory.GetHolds.class, Duration.ofSeconds(5)).replyTo()
+          .tell(new EventInventory.Holds(List.of(), 0));
+      cartProbe.expectMessageClass(Cart.GetExpiry.class).replyTo().tell(new Cart.Expiry(0));
+      assertEquals(200, second.join().status());
+    } finally {
+      bound.unbind();
+    }
+  }
+
+  /**
+   * A pace that saw a saturated window while "hotter" asked 1,000 reads/s beside "calm"'s 100:
+   * "hotter" is paced at {@code perSecond}, "calm" is not.
+   */
+  private static io.boxoffice.edge.FairPace pacedAt(double perSecond, long maxWaitMillis) {
+    io.boxoffice.edge.FairPace pace = new io.boxoffice.edge.FairPace(id -> true, 100, perSecond / 1_000, 1.1, perSecond, 0.05,
+        maxWaitMillis);
+    long now = System.nanoTime();
+    for (int i = 0; i < 100; i++) pace.delay("hotter", Bulkhead.Priority.READ, now);
+    for (int i = 0; i < 10; i++) pace.delay("calm", Bulkhead.Priority.READ, now);
+    pace.tick(true, now);
+    assertEquals(perSecond, pace.pace("hotter"), 1e-9);
+    assertEquals(0, pace.pace("calm"));
+    return pace;
+  }
+
   /** The shop's routes behind {@code bulkhead}, asking {@code inv}, on a port of their own (a patient ask timeout). */
   private ServerBinding bindBehind(Bulkhead bulkhead, TestProbe<EventInventory.Command> inv) throws Exception {
     return bindBehind(bulkhead, io.boxoffice.edge.FairPace.off(), inv, carts);
@@ -372,7 +404,7 @@ class ShopRoutesTest {
                                    TestProbe<Cart.Command> cartProbe) throws Exception {
     io.boxoffice.app.Metrics metrics = new io.boxoffice.app.Metrics();
     Api patient = new Api(testKit.system(), Duration.ofSeconds(20), 65536);
-    ShopRoutes small = new ShopRoutes(patient, new BulkheadDirectives(bulkhead, pace, patient, metrics), new Identity(tokens, patient),
+    ShopRoutes small = new ShopRoutes(patient, new BulkheadDirectives(bulkhead, pace, testKit.system().executionContext(), patient, metrics), new Identity(tokens, patient),
         ShopAdmission.everyone(), views, id -> inv.getRef(), id -> cartProbe.getRef(), testKit.system().scheduler(),
         settings(Duration.ofSeconds(30)), metrics);
     return Http.get(testKit.system()).newServerAt("127.0.0.1", 0).bind(patient.seal(small.routes()))
