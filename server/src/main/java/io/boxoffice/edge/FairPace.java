@@ -15,7 +15,7 @@ import java.util.function.Predicate;
  *
  * <p>Every {@code window} the node says whether it is saturated (its dispatcher's lag, see
  * {@link DispatcherLag}). While it is, and at least two events are busy (asked in the last
- * second, for {@code floor} requests/s or more and {@code minShare} of the node's requests or
+ * 1.2 s, for {@code floor} requests/s or more and {@code minShare} of the node's requests or
  * more), each event asking for more than the fair share (what the busy events ask, divided by
  * their number) gets a pace: {@code decrease} times what it passed lately, or times its pace
  * when it had one; never below {@code floor}. An event asking for less than the fair share is
@@ -45,7 +45,7 @@ public final class FairPace {
     /** Requests/s asked (passed or refused): the peak of the windows, let down slowly. */
     double demand;
     int idleWindows;
-    /** Windows in a row the node was not saturated while this event was paced. */
+    /** Windows in a row this paced event was the only busy one, the node not saturated. */
     int calmWindows;
     /** Requests per second allowed; 0 = not paced. */
     double pace;
@@ -58,7 +58,7 @@ public final class FairPace {
   private static final double MAX_PACE = 1e7;
   private static final double DEMAND_DECAY = 0.95;
   private static final double PASSED_DECAY = 0.8;
-  /** Windows without a request after which an event no longer counts as busy: past a Retry-After (1 s). */
+  /** Windows without a request after which an event no longer counts as busy: longer than a Retry-After (1 s). */
   static final int ACTIVE_WINDOWS = 12;
 
   private final Predicate<String> shares;
@@ -144,8 +144,8 @@ public final class FairPace {
     for (Lane lane : lanes.values()) {
       double asked = (lane.admitted + lane.refused) / seconds;
       // Its peak, let down 5% a window (by half in 1.4 s), and not at all while paced: a paced
-      // event's refused fans wait Retry-After, so what it asks then is what the pace let it ask,
-      // and a quiet neighbour asking at its own pace must not look the heavier.
+      // event's fans wait for their turns (or a Retry-After), so what it asks then is what the
+      // pace let it ask, and a quiet neighbour asking at its own pace must not look the heavier.
       lane.demand = Math.max(lane.pace > 0 ? lane.demand : lane.demand * DEMAND_DECAY, asked);
       lane.idleWindows = asked == 0 ? lane.idleWindows + 1 : 0;
       if (lane.idleWindows <= ACTIVE_WINDOWS) total += lane.demand;
