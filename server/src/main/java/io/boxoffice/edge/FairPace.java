@@ -177,7 +177,9 @@ public final class FairPace {
         // Its refused fans come back after Retry-After (1 s), so a rate below the pace says
         // little: the pace grows while the node is calm and goes only when the event is alone.
         lane.pace = Math.min(lane.pace * increase, MAX_PACE);
-        if (busy < 2 && ++lane.calmWindows >= CALM_WINDOWS) {
+        if (busy >= 2) {
+          lane.calmWindows = 0;
+        } else if (++lane.calmWindows >= CALM_WINDOWS) {
           lane.pace = 0;
           lane.calmWindows = 0;
         }

@@ -140,6 +140,32 @@ class FairPaceTest {
   }
 
   @Test
+  void aPaceGoesOnlyAfterItsCalmWindowsAloneInARow() {
+    FairPace p = pace();
+    long t = 0;
+    send(p, "hot", READ, 100, t);
+    send(p, "quiet", READ, 10, t);
+    t += WINDOW;
+    p.tick(true, t);
+    // Alone and calm for all but five of its calm windows (the quiet event stops counting as busy first).
+    int alone = 0;
+    while (alone < FairPace.CALM_WINDOWS - 5) {
+      send(p, "hot", READ, 10, t);
+      t += WINDOW;
+      p.tick(false, t);
+      if (t > WINDOW * (FairPace.ACTIVE_WINDOWS + 2)) alone++;
+    }
+    // The quiet event's fans come back once: busy again for a while, then gone.
+    send(p, "quiet", READ, 10, t);
+    for (int w = 0; w < FairPace.ACTIVE_WINDOWS + 1 + 5; w++) {
+      send(p, "hot", READ, 10, t);
+      t += WINDOW;
+      p.tick(false, t);
+    }
+    assertTrue(p.pace("hot") > 0, "the calm windows before the neighbour came back do not count");
+  }
+
+  @Test
   void aQuietNeighbourIsNotPacedWhileThePacedFloodWaitsItsRetryAfter() {
     FairPace p = pace();
     long t = 0;
