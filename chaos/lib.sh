@@ -199,6 +199,11 @@ start_node() {
   (
     cd "$ROOT"
     export BOXOFFICE_FORM_CLUSTER=$form
+    # A node that finds no cluster to join exits after this (conf/cluster.conf), as on
+    # Kubernetes: when the resolver has downed every node, restarted ones would otherwise wait
+    # for seeds forever and nobody would form the cluster again; with every process gone, the
+    # drill restarts node 1 with --form-cluster. Longer than a join under the drill's load.
+    export BOXOFFICE_JOIN_TIMEOUT=${CHAOS_JOIN_TIMEOUT:-90s}
     # Requests the node answers itself before it joins (boxoffice.warm-up in conf/boxoffice.conf).
     export BOXOFFICE_WARM_UP_REQUESTS=${CHAOS_WARM_UP_REQUESTS:-5000}
     export BOXOFFICE_HTTP_PORT=$(http_port "$n") BOXOFFICE_CLUSTER_HOST=127.0.0.1 \

@@ -482,27 +482,66 @@ public final class OnSaleUnderFire {
     long now = System.currentTimeMillis();
     if (now - lastNotServingSaid >= 10_000) {
       lastNotServingSaid = now;
-      say("node " + node + " does not serve yet: " + why);
+      say(node == 0 ? why : "node " + node + " does not serve yet: " + why);
     }
     return false;
   }
 
   /**
-   * Restarts every node whose process is gone: one that the split-brain resolver downed (a
-   * restarted node starved of CPU while it starts can miss its heartbeats) leaves and exits.
+   * Restarts every node whose process is gone (one that the split-brain resolver downed, a
+   * restarted node starved of CPU while it starts can miss its heartbeats, leaves and exits), as
+   * {@link #restartPlan} decides from the processes and the cluster's members.
    */
   private void restartDeadNodes() {
-    boolean noneRunning = true;
-    for (int n = 1; n <= store.nodes(); n++) noneRunning &= !cluster.running(n);
-    for (int n = 1; n <= store.nodes(); n++) {
-      if (!cluster.running(n)) {
-        // With every node gone there is no cluster to join: node 1 forms a new one.
-        boolean form = noneRunning && n == 1;
-        say("node " + n + " is down: restarting it" + (form ? " to form the cluster again (every node was down)" : ""));
-        if (form) cluster.script("restart-node", "1", "--no-wait", "--form-cluster");
-        else cluster.script("restart-node", Integer.toString(n), "--no-wait");
-      }
+    int nodes = store.nodes();
+    boolean[] running = new boolean[nodes];
+    boolean[] member = new boolean[nodes];
+    boolean anyDown = false;
+    for (int n = 1; n <= nodes; n++) {
+      running[n - 1] = cluster.running(n);
+      anyDown |= !running[n - 1];
     }
+    if (!anyDown) return;
+    for (int n = 1; n <= nodes; n++) member[n - 1] = running[n - 1] && cluster.ready(n);
+    Map<Integer, Boolean> plan = restartPlan(running, member);
+    if (plan.isEmpty()) {
+      notServing(0, "nodes are down, and those still running are not members of a cluster (exiting after a downing,"
+          + " or still joining): none is restarted until one is a member or every process is gone");
+    }
+    plan.forEach((n, form) -> {
+      say("node " + n + " is down: restarting it" + (form ? " to form the cluster again (every node was down)" : ""));
+      if (form) cluster.script("restart-node", Integer.toString(n), "--no-wait", "--form-cluster");
+      else cluster.script("restart-node", Integer.toString(n), "--no-wait");
+    });
+  }
+
+  /**
+   * Which nodes (1-based, in order) to start again and whether each forms a new cluster, from
+   * whether each node's process runs and whether it is an Up member (its readiness check).
+   * <ul>
+   *   <li>While some node is a member, each node whose process is gone joins it.</li>
+   *   <li>With every process gone there is no cluster to join: node 1, the first seed, forms one
+   *   and the others join it.</li>
+   *   <li>Otherwise nothing yet: the processes still running are exiting (the resolver downed
+   *   every node) or still joining. A node restarted now could only join, and the exiting ones
+   *   would leave it no cluster: three joiners, nobody to form (a 10-minute drill sold nothing for
+   *   7 minutes that way). A joiner that finds no cluster exits after the join timeout
+   *   ({@code BOXOFFICE_JOIN_TIMEOUT}, set by chaos/cluster), and then every process is gone.</li>
+   * </ul>
+   */
+  static Map<Integer, Boolean> restartPlan(boolean[] running, boolean[] member) {
+    Map<Integer, Boolean> plan = new TreeMap<>();
+    boolean anyRunning = false;
+    boolean anyMember = false;
+    for (int i = 0; i < running.length; i++) {
+      anyRunning |= running[i];
+      anyMember |= running[i] && member[i];
+    }
+    if (anyRunning && !anyMember) return plan;
+    for (int i = 0; i < running.length; i++) {
+      if (!running[i]) plan.put(i + 1, !anyRunning && i == 0);
+    }
+    return plan;
   }
 
   /** After the load: restarts any node that is down and waits until all serve. */

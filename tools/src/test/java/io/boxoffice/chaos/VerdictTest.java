@@ -173,4 +173,28 @@ class VerdictTest {
     }
     assertFalse(otherSeed.equals(seed42), "another seed, other victims");
   }
+
+  @Test
+  void aDownNodeJoinsWhileAnotherIsAMember() {
+    assertEquals(Map.of(2, false), OnSaleUnderFire.restartPlan(new boolean[] {true, false, true}, new boolean[] {true, false, false}));
+    assertEquals(Map.of(1, false, 3, false), OnSaleUnderFire.restartPlan(new boolean[] {false, true, false}, new boolean[] {false, true, false}));
+    assertEquals(Map.of(), OnSaleUnderFire.restartPlan(new boolean[] {true, true, true}, new boolean[] {true, true, true}));
+  }
+
+  @Test
+  void withEveryProcessGoneNodeOneFormsTheClusterAndTheOthersJoinIt() {
+    assertEquals(Map.of(1, true, 2, false, 3, false),
+        OnSaleUnderFire.restartPlan(new boolean[] {false, false, false}, new boolean[] {false, false, false}));
+  }
+
+  @Test
+  void nothingIsRestartedWhileTheNodesStillRunningAreNoMembers() {
+    // The resolver downed every node: node 1 has exited, 2 and 3 are still exiting. Restarted now,
+    // node 1 could only join, and nobody would form the cluster once 2 and 3 are gone.
+    assertEquals(Map.of(), OnSaleUnderFire.restartPlan(new boolean[] {false, true, true}, new boolean[] {false, false, false}));
+    // A stranded joiner (not a member) holds the others back until its join timeout ends it.
+    assertEquals(Map.of(), OnSaleUnderFire.restartPlan(new boolean[] {true, false, false}, new boolean[] {false, false, false}));
+    // A member's word counts only while its process runs.
+    assertEquals(Map.of(), OnSaleUnderFire.restartPlan(new boolean[] {false, true, false}, new boolean[] {true, false, false}));
+  }
 }
