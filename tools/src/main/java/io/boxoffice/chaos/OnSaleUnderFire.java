@@ -526,7 +526,7 @@ public final class OnSaleUnderFire {
    *   every node) or still joining. A node restarted now could only join, and the exiting ones
    *   would leave it no cluster: three joiners, nobody to form (a 10-minute drill sold nothing for
    *   7 minutes that way). A joiner that finds no cluster exits after the join timeout
-   *   ({@code BOXOFFICE_JOIN_TIMEOUT}, set by chaos/cluster), and then every process is gone.</li>
+   *   ({@code BOXOFFICE_JOIN_TIMEOUT}, set by {@code start_node} in chaos/lib.sh), and then every process is gone.</li>
    * </ul>
    */
   static Map<Integer, Boolean> restartPlan(boolean[] running, boolean[] member) {
