@@ -14,9 +14,10 @@ import org.apache.pekko.http.javadsl.server.Route;
  * turn, or is refused when that is more than the fair wait away), then inside its event's
  * {@link Bulkhead}: at once, or once its turn in the event's
  * line comes (the route is not run meanwhile), or not at all, answering 503 overloaded with
- * Retry-After when the class's share is full or the wait ran out. Routes put it first, before
- * the identity cookie, the queue pass and the body are read: a shed or waiting request costs
- * the node a path match (and one prebuilt response), so a flood cannot buy itself CPU.
+ * Retry-After when the class's share is full or the wait ran out. Routes put it right after
+ * the door (the identity cookie, the queue pass and the per-fan and per-network limits, all
+ * cheap) and before the body is read: junk refused at the door never takes a turn or a place
+ * from its event's admitted fans, and a shed or waiting request costs no body parse or ask.
  */
 public final class BulkheadDirectives extends AllDirectives {
   private final Bulkhead bulkhead;

@@ -84,20 +84,23 @@ public final class ShopRoutes extends AllDirectives {
   public Route routes() {
     return pathPrefix(segment("api").slash("events").slash(segment()), eventId -> {
       if (!VenueLayout.isValidEntityId(eventId)) return complete(api.error(404, "not_found", "no such event"));
-      // The event's bulkhead comes first: a request it sheds costs no cookie check, queue pass
-      // or body parse, so a flood of one event cannot buy itself CPU by being refused.
+      // The door comes first: the fan's identity, queue pass and per-account and per-network
+      // limits (cheap HMAC checks and token buckets) answer 401/403/429 before the request takes
+      // a turn of its event's pace or a place in its bulkhead. Junk naming a real event thus
+      // neither paces nor crowds out that event's admitted fans; what goes past the door is
+      // rate limited per fan, and the bulkhead sheds it before its body is read.
       return concat(
-          path("seatmap", () -> get(() -> read(eventId, () -> admitted(eventId, (account, pass) -> maps.seatMap(eventId))))),
-          path("availability", () -> get(() -> read(eventId, () -> admitted(eventId, (account, pass) -> maps.availability(eventId))))),
-          path("cart", () -> get(() -> read(eventId, () -> admitted(eventId, (account, pass) -> api.respond(cartView.of(eventId, account)))))),
-          path(segment("cart").slash("holds"), () -> post(() -> bulkheads.guard(eventId, Bulkhead.Priority.HOLD,
-              () -> admitted(eventId, (account, pass) -> traced(
+          path("seatmap", () -> get(() -> admitted(eventId, (account, pass) -> read(eventId, () -> maps.seatMap(eventId))))),
+          path("availability", () -> get(() -> admitted(eventId, (account, pass) -> read(eventId, () -> maps.availability(eventId))))),
+          path("cart", () -> get(() -> admitted(eventId, (account, pass) -> read(eventId, () -> api.respond(cartView.of(eventId, account)))))),
+          path(segment("cart").slash("holds"), () -> post(() -> admitted(eventId, (account, pass) ->
+              bulkheads.guard(eventId, Bulkhead.Priority.HOLD, () -> traced(
                   traceparent -> api.body(HoldRequest.class, r -> hold(eventId, account, pass, r, traceparent))))))),
-          path(segment("cart").slash("holds").slash(segment()), seatId -> delete(() -> bulkheads.guard(eventId,
-              Bulkhead.Priority.HOLD, () -> admitted(eventId, (account, pass) -> traced(
+          path(segment("cart").slash("holds").slash(segment()), seatId -> delete(() -> admitted(eventId, (account, pass) ->
+              bulkheads.guard(eventId, Bulkhead.Priority.HOLD, () -> traced(
                   traceparent -> release(eventId, account, seatId, traceparent)))))),
-          path(segment("cart").slash("checkout"), () -> post(() -> bulkheads.guard(eventId, Bulkhead.Priority.CHECKOUT,
-              () -> admitted(eventId, (account, pass) -> traced(traceparent -> checkout(eventId, account, traceparent)))))),
+          path(segment("cart").slash("checkout"), () -> post(() -> admitted(eventId, (account, pass) ->
+              bulkheads.guard(eventId, Bulkhead.Priority.CHECKOUT, () -> traced(traceparent -> checkout(eventId, account, traceparent)))))),
           // Any other path under the event: the fan's identity and admission still answer first (401, 403, 404).
           admitted(eventId, (account, pass) -> reject()));
     });

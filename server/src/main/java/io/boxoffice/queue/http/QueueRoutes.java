@@ -108,11 +108,12 @@ public final class QueueRoutes extends AllDirectives {
     return pathPrefix(segment("api").slash("events").slash(segment()), eventId -> concat(
         // Joining (and its presale-code and proof-of-work checks) runs inside the event's own
         // compartment, so a flood of joins cannot reach past it.
-        // The compartment is taken before the cookie and limits are checked: a shed join costs nothing more.
+        // The fan's identity and rate limits are checked first (cheap: an HMAC and token buckets),
+        // so junk naming the event is refused without taking a turn or a place of its compartment.
         path("queue", () -> concat(
-            post(() -> guarded(eventId, () -> fan(eventId, (account, prefix) ->
+            post(() -> fan(eventId, (account, prefix) -> guarded(eventId, () ->
                 api.body(JoinRequest.class, r -> join(eventId, account, prefix, r))))),
-            delete(() -> guarded(eventId, () -> fan(eventId, (account, prefix) -> leave(eventId, account)))))),
+            delete(() -> fan(eventId, (account, prefix) -> guarded(eventId, () -> leave(eventId, account)))))),
         path(segment("queue").slash("status"), () -> get(() -> fan(eventId, (account, prefix) -> status(eventId, account, prefix)))),
         path(segment("queue").slash("manifest"), () -> get(() -> fan(eventId, (account, prefix) -> manifest(eventId)))),
         path(segment("queue").slash("challenge"), () -> get(() -> fan(eventId, (account, prefix) -> challenge(eventId, account)))),

@@ -378,6 +378,36 @@ class ShopRoutesTest {
     }
   }
 
+  @Test
+  void requestsRefusedAtTheDoorTakeNoTurnOfAPacedEvent() throws Exception {
+    TestProbe<EventInventory.Command> inv = testKit.createTestProbe();
+    // One request every 2 s; a turn may be up to 10 s away.
+    io.boxoffice.edge.FairPace pace = pacedAt(0.5, 10_000);
+    TestProbe<Cart.Command> cartProbe = testKit.createTestProbe();
+    ServerBinding bound = bindBehind(new Bulkhead(10), pace, inv, cartProbe);
+    try {
+      int port = bound.localAddress().getPort();
+      // Junk that names the paced event: no cookie, a forged one. Each is refused at once at the
+      // door; were it paced first, each would take a turn 2 s after the last and be refused later.
+      List<CompletableFuture<HttpFan.Reply>> junk = new java.util.ArrayList<>();
+      for (int i = 0; i < 3; i++) {
+        junk.add(new HttpFan(port).sendAsync("GET", "/api/events/hotter/availability", null));
+        junk.add(new HttpFan(port).withCookie("forged." + i).sendAsync("POST", "/api/events/hotter/cart/holds",
+            "{\"best\":{\"quantity\":1}}"));
+      }
+      for (CompletableFuture<HttpFan.Reply> j : junk) assertEquals(401, j.get(1, TimeUnit.SECONDS).status());
+      // The admitted fan's read takes the first turn: the inventory is asked at once.
+      HttpFan fan = new HttpFan(port).withCookie(tokens.issue("honest-fan"));
+      CompletableFuture<HttpFan.Reply> read = fan.sendAsync("GET", "/api/events/hotter/cart", null);
+      inv.expectMessageClass(EventInventory.GetHolds.class, Duration.ofMillis(1_500)).replyTo()
+          .tell(new EventInventory.Holds(List.of(), 0));
+      cartProbe.expectMessageClass(Cart.GetExpiry.class).replyTo().tell(new Cart.Expiry(0));
+      assertEquals(200, read.join().status());
+    } finally {
+      bound.unbind();
+    }
+  }
+
   /**
    * A pace that saw a saturated window while "hotter" asked 1,000 reads/s beside "calm"'s 100:
    * "hotter" is paced at {@code perSecond}, "calm" is not.
@@ -450,7 +480,7 @@ class ShopRoutesTest {
   }
 
   @Test
-  void aSaturatedEventShedsBeforeAnyCookieOrBodyIsReadWhileAQuietEventIsAdmittedAndAnswered() throws Exception {
+  void aSaturatedEventShedsBeforeAnyBodyIsReadWhileAQuietEventIsAdmittedAndAnswered() throws Exception {
     TestProbe<EventInventory.Command> inv = testKit.createTestProbe();
     Bulkhead bulkhead = new Bulkhead(10);
     ServerBinding bound = bindBehind(bulkhead, inv);
@@ -465,14 +495,16 @@ class ShopRoutesTest {
         waiting.add(inv.expectMessageClass(EventInventory.HoldBest.class).replyTo());
       }
       assertEquals(8, bulkhead.inFlight("hotter"));
-      // Shed before anything is checked: no cookie at all (401 otherwise), a body that is not JSON (400 otherwise).
-      HttpFan.Reply anonymous = new HttpFan(port).send("POST", "/api/events/hotter/cart/holds", "{\"best\":{\"quantity\":1}}");
-      assertEquals(503, anonymous.status());
-      assertEquals("overloaded", anonymous.error());
-      assertEquals("1", anonymous.headers().firstValue("Retry-After").orElse(null));
-      assertEquals(503, flood.send("POST", "/api/events/hotter/cart/holds", "not json").status());
+      // Shed before the body is read: a body that is not JSON (400 otherwise) is answered 503.
+      HttpFan.Reply shed = flood.send("POST", "/api/events/hotter/cart/holds", "not json");
+      assertEquals(503, shed.status());
+      assertEquals("overloaded", shed.error());
+      assertEquals("1", shed.headers().firstValue("Retry-After").orElse(null));
+      // No cookie at all: refused at the door, whatever the compartment's state, taking no place.
+      assertEquals(401, new HttpFan(port).send("POST", "/api/events/hotter/cart/holds", "{\"best\":{\"quantity\":1}}").status());
+      assertEquals(8, bulkhead.inFlight("hotter"));
       // Reads of the hot event get half the compartment: 2 places left of 5, and they are shed with Retry-After.
-      HttpFan.Reply read = new HttpFan(port).send("GET", "/api/events/hotter/availability", null);
+      HttpFan.Reply read = flood.send("GET", "/api/events/hotter/availability", null);
       assertEquals(503, read.status());
       assertTrue(read.headers().firstValue("Retry-After").isPresent());
       inv.expectNoMessage(Duration.ofMillis(100));
