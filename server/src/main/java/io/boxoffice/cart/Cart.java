@@ -115,8 +115,18 @@ public final class Cart extends EventSourcedBehaviorWithEnforcedReplies<Cart.Com
   /** Internal: the wallet filed an order's tickets, or did not answer. */
   record WalletFiled(String orderId, boolean ok) implements Command {}
 
-  /** From the edge, after it answered the fan: the fan holds these seats until {@code until} (epoch ms). No reply. */
-  public record HoldPlaced(List<String> seatIds, long until) implements Command {}
+  /**
+   * From the edge, after it answered the fan: the fan holds these seats until {@code until}
+   * (epoch ms). {@code openSale}: the fan came in without a queue pass (the event's sale is
+   * open to all), so no place in line is there to be told that its fan came to shop or bought,
+   * and the cart starts no place keeper for nothing. No reply.
+   */
+  public record HoldPlaced(List<String> seatIds, long until, boolean openSale) implements Command {
+    /** A hold made with a queue pass. */
+    public HoldPlaced(List<String> seatIds, long until) {
+      this(seatIds, until, false);
+    }
+  }
 
   /** From the edge, after a release: the fan gave these seats back itself. No reply. */
   public record HoldGivenUp(List<String> seatIds) implements Command {}
@@ -209,6 +219,8 @@ public final class Cart extends EventSourcedBehaviorWithEnforcedReplies<Cart.Com
   private final HoldTimer holdTimer;
   /** Whether this incarnation told the fan's place that its fan came to shop. */
   private boolean toldShopping;
+  /** Whether the fan's last hold heard by this incarnation came without a queue pass (an open sale). */
+  private boolean openSale;
   /** A release of due seats is asked and not answered yet. */
   private boolean checkingExpiry;
   private int expiryUnanswered;
@@ -280,7 +292,8 @@ public final class Cart extends EventSourcedBehaviorWithEnforcedReplies<Cart.Com
         .onCommand(WalletFiled.class, (state, w) -> follow(saga.walletFiled(state.checkouts(), w.orderId(), w.ok()), null))
         .onCommand(Resume.class, (state, r) -> follow(saga.resume(state.checkouts()), null))
         .onCommand(HoldPlaced.class, (state, h) -> {
-          if (!toldShopping) {
+          openSale = h.openSale();
+          if (!toldShopping && !openSale) {
             // Once per incarnation: the place keeper and the room ignore a repeat.
             toldShopping = true;
             settings.startedShopping().accept(eventId, accountId);
@@ -470,7 +483,9 @@ public final class Cart extends EventSourcedBehaviorWithEnforcedReplies<Cart.Com
 
     @Override
     public void checkedOut(Action.CheckedOut a) {
-      settings.checkedOut().accept(eventId, accountId);
+      // In an open sale no place in line waits for the word (and none is started for it); a
+      // cart that has heard of no hold since it started tells, as the place may be there.
+      if (!openSale) settings.checkedOut().accept(eventId, accountId);
     }
 
     @Override

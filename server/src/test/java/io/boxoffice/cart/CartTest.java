@@ -271,6 +271,51 @@ class CartTest {
   }
 
   @Test
+  void aHoldInAnOpenSaleTellsNoPlaceInLineAndAQueuedHoldTellsItsPlaceOnce() {
+    List<String> told = new java.util.concurrent.CopyOnWriteArrayList<>();
+    ActorRef<Cart.Command> open = testKit.spawn(Cart.create(Cart.entityId(eventId, "walk-in"),
+        settings(payments()).withShoppingStarted((event, account) -> told.add(account))));
+    EventInventory.Held walkIn = hold("walk-in", "F1-A-1");
+    open.tell(new Cart.HoldPlaced(List.of("F1-A-1"), walkIn.holdExpiresAt(), true));
+    ActorRef<Cart.Command> queued = testKit.spawn(Cart.create(Cart.entityId(eventId, "queued"),
+        settings(payments()).withShoppingStarted((event, account) -> told.add(account))));
+    EventInventory.Held first = hold("queued", "F1-A-2");
+    queued.tell(new Cart.HoldPlaced(List.of("F1-A-2"), first.holdExpiresAt()));
+    EventInventory.Held second = hold("queued", "F1-A-3");
+    queued.tell(new Cart.HoldPlaced(List.of("F1-A-3"), second.holdExpiresAt()));
+    // Both carts have handled their holds once they answer: the queued fan's place was told once.
+    assertEquals(0, expiry(open));
+    assertEquals(0, expiry(queued));
+    assertEquals(List.of("queued"), told);
+    // The word crosses nodes: it survives the wire as it was sent.
+    var wire = new org.apache.pekko.actor.testkit.typed.javadsl.SerializationTestKit(testKit.system());
+    assertEquals(new Cart.HoldPlaced(List.of("F1-A-1"), 5L, true),
+        wire.verifySerialization(new Cart.HoldPlaced(List.of("F1-A-1"), 5L, true), true));
+    assertEquals(new Cart.HoldPlaced(List.of("F1-A-2"), 5L, false),
+        wire.verifySerialization(new Cart.HoldPlaced(List.of("F1-A-2"), 5L), true));
+  }
+
+  @Test
+  void aPurchaseInAnOpenSaleTellsNoPlaceInLineAndAQueuedPurchaseTellsItsPlace() {
+    List<String> bought = new java.util.concurrent.CopyOnWriteArrayList<>();
+    PaymentSimulator payments = payments();
+    CartSettings telling = new CartSettings(clock, payments, barcodes, inventories::get,
+        account -> wallets.computeIfAbsent(account, a -> testKit.spawn(TicketWallet.create(a, new SnapshotPolicy(100, 2)))),
+        Duration.ofSeconds(3), Duration.ofMillis(100), Duration.ofSeconds(1), new SnapshotPolicy(50, 2),
+        (event, account) -> bought.add(account));
+    ActorRef<Cart.Command> open = testKit.spawn(Cart.create(Cart.entityId(eventId, "walk-in"), telling));
+    EventInventory.Held walkIn = hold("walk-in", "F1-B-1");
+    open.tell(new Cart.HoldPlaced(List.of("F1-B-1"), walkIn.holdExpiresAt(), true));
+    assertInstanceOf(Cart.OrderView.class, checkout(open, "k1", "tok_visa"));
+    ActorRef<Cart.Command> queued = testKit.spawn(Cart.create(Cart.entityId(eventId, "queued"), telling));
+    EventInventory.Held inLine = hold("queued", "F1-B-2");
+    queued.tell(new Cart.HoldPlaced(List.of("F1-B-2"), inLine.holdExpiresAt()));
+    assertInstanceOf(Cart.OrderView.class, checkout(queued, "k2", "tok_visa"));
+    await().atMost(Duration.ofSeconds(5)).until(() -> bought.contains("queued"));
+    assertEquals(List.of("queued"), bought);
+  }
+
+  @Test
   void theHoldTimerSparesAHoldMadeAgainAndASoldSeat() {
     TimerCounts counts = new TimerCounts();
     PaymentSimulator payments = payments();

@@ -133,7 +133,7 @@ public final class ShopRoutes extends AllDirectives {
       if (new HashSet<>(r.seats()).size() != r.seats().size()) throw ApiError.badRequest("a seat is named twice");
       List<String> seats = List.copyOf(r.seats());
       String requestId = newRequestId();
-      return holdUntil(eventId, account, ref -> new EventInventory.HoldSeats(account, seats, pass, requestId, traceparent, ref));
+      return holdUntil(eventId, account, pass == null, ref -> new EventInventory.HoldSeats(account, seats, pass, requestId, traceparent, ref));
     }
     BestRequest b = r.best();
     if (b.quantity() == null || b.quantity() < 1 || b.quantity() > EventDefinition.MAX_SEATS_PER_ACCOUNT) {
@@ -142,7 +142,7 @@ public final class ShopRoutes extends AllDirectives {
     if (b.maxPriceCents() != null && b.maxPriceCents() < 0) throw ApiError.badRequest("best.maxPriceCents must not be negative");
     if (b.zone() != null && (b.zone().isEmpty() || b.zone().length() > 32)) throw ApiError.badRequest("best.zone must be 1-32 characters");
     String requestId = newRequestId();
-    return holdUntil(eventId, account,
+    return holdUntil(eventId, account, pass == null,
         ref -> new EventInventory.HoldBest(account, b.quantity(), b.maxPriceCents(), b.zone(), pass, requestId, traceparent, ref));
   }
 
@@ -152,13 +152,13 @@ public final class ShopRoutes extends AllDirectives {
    * handed over, and the request id makes the inventory answer a repeated ask with the hold it
    * already made instead of holding more.
    */
-  private Route holdUntil(String eventId, String account,
+  private Route holdUntil(String eventId, String account, boolean openSale,
                           Function<org.apache.pekko.actor.typed.ActorRef<EventInventory.Reply>, EventInventory.Command> message) {
     RecipientRef<EventInventory.Command> inventory = inventories.apply(eventId);
     CompletionStage<EventInventory.Reply> reply = askAgain.until(api.askTimeout(),
         timeout -> AskPattern.<EventInventory.Command, EventInventory.Reply>ask(inventory, message::apply, timeout, scheduler),
         r -> false, System.nanoTime() + retryDeadline.toNanos());
-    return inventoryResponse(reply, r -> held(eventId, account, r));
+    return inventoryResponse(reply, r -> held(eventId, account, openSale, r));
   }
 
   private static String newRequestId() {
@@ -238,11 +238,11 @@ public final class ShopRoutes extends AllDirectives {
     }));
   }
 
-  private HttpResponse held(String eventId, String account, EventInventory.Reply reply) {
+  private HttpResponse held(String eventId, String account, boolean openSale, EventInventory.Reply reply) {
     HttpResponse response = cartView.holds(reply, 0);
     if (reply instanceof EventInventory.Held h) {
       List<String> seatIds = h.seats().stream().map(SeatPrice::seatId).toList();
-      carts.apply(Cart.entityId(eventId, account)).tell(new Cart.HoldPlaced(seatIds, h.holdExpiresAt()));
+      carts.apply(Cart.entityId(eventId, account)).tell(new Cart.HoldPlaced(seatIds, h.holdExpiresAt(), openSale));
     }
     return response;
   }

@@ -123,7 +123,8 @@ class ShopRoutesTest {
     hold.replyTo().tell(new EventInventory.Held(List.of(new EventInventory.SeatPrice("A-9-1", 5000)), until));
     // The cart (a probe that never answers) is not asked: the fan has the hold at once.
     assertEquals(200, reply.join().status());
-    assertEquals(new Cart.HoldPlaced(List.of("A-9-1"), until), carts.expectMessageClass(Cart.HoldPlaced.class));
+    // Admitted by ShopAdmission.everyone(), as in an open sale: no queue pass.
+    assertEquals(new Cart.HoldPlaced(List.of("A-9-1"), until, true), carts.expectMessageClass(Cart.HoldPlaced.class));
 
     CompletableFuture<HttpFan.Reply> release = fan("acct-timer").sendAsync("DELETE", "/api/events/ev1/cart/holds/A-9-1", null);
     inventory.expectMessageClass(EventInventory.Release.class).replyTo().tell(new EventInventory.Released(List.of("A-9-1")));
