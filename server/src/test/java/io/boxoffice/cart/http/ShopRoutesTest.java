@@ -345,8 +345,7 @@ class ShopRoutesTest {
       assertEquals(402, checkout.join().status());
       // The other event is served.
       CompletableFuture<HttpFan.Reply> quiet = fan.sendAsync("GET", "/api/events/calm/cart", null);
-      inv.expectMessageClass(EventInventory.GetHolds.class).replyTo().tell(new EventInventory.Holds(List.of(), 0));
-      cartProbe.expectMessageClass(Cart.GetExpiry.class).replyTo().tell(new Cart.Expiry(0));
+      answerAnEmptyCart(inv, cartProbe, Duration.ofSeconds(3));
       assertEquals(200, quiet.join().status());
     } finally {
       bound.unbind();
@@ -356,23 +355,18 @@ class ShopRoutesTest {
   @Test
   void aPacedEventsReadWaitsForItsTurnAndIsThenAnswered() throws Exception {
     TestProbe<EventInventory.Command> inv = testKit.createTestProbe();
-    // One request every 2 s; a turn may be up to 10 s away.
-    io.boxoffice.edge.FairPace pace = pacedAt(0.5, 10_000);
     TestProbe<Cart.Command> cartProbe = testKit.createTestProbe();
-    ServerBinding bound = bindBehind(new Bulkhead(10), pace, inv, cartProbe);
+    ServerBinding bound = bindPacedAtOneEveryTwoSeconds(inv, cartProbe);
     try {
       HttpFan fan = new HttpFan(bound.localAddress().getPort()).withCookie(tokens.issue("patient-fan"));
       CompletableFuture<HttpFan.Reply> first = fan.sendAsync("GET", "/api/events/hotter/cart", null);
-      inv.expectMessageClass(EventInventory.GetHolds.class).replyTo().tell(new EventInventory.Holds(List.of(), 0));
-      cartProbe.expectMessageClass(Cart.GetExpiry.class).replyTo().tell(new Cart.Expiry(0));
+      answerAnEmptyCart(inv, cartProbe, Duration.ofSeconds(3));
       assertEquals(200, first.join().status());
       // The next one's turn is 2 s after the first's: it waits, unasked, then goes on.
       CompletableFuture<HttpFan.Reply> second = fan.sendAsync("GET", "/api/events/hotter/cart", null);
       inv.expectNoMessage(Duration.ofMillis(1_000));
       assertFalse(second.isDone(), "waiting for its turn, not refused");
-      inv.expectMessageClass(EventInventory.GetHolds.class, Duration.ofSeconds(5)).replyTo()
-          .tell(new EventInventory.Holds(List.of(), 0));
-      cartProbe.expectMessageClass(Cart.GetExpiry.class).replyTo().tell(new Cart.Expiry(0));
+      answerAnEmptyCart(inv, cartProbe, Duration.ofSeconds(5));
       assertEquals(200, second.join().status());
     } finally {
       bound.unbind();
@@ -382,10 +376,8 @@ class ShopRoutesTest {
   @Test
   void requestsRefusedAtTheDoorTakeNoTurnOfAPacedEvent() throws Exception {
     TestProbe<EventInventory.Command> inv = testKit.createTestProbe();
-    // One request every 2 s; a turn may be up to 10 s away.
-    io.boxoffice.edge.FairPace pace = pacedAt(0.5, 10_000);
     TestProbe<Cart.Command> cartProbe = testKit.createTestProbe();
-    ServerBinding bound = bindBehind(new Bulkhead(10), pace, inv, cartProbe);
+    ServerBinding bound = bindPacedAtOneEveryTwoSeconds(inv, cartProbe);
     try {
       int port = bound.localAddress().getPort();
       // Junk that names the paced event: no cookie, a forged one. Each is refused at once at the
@@ -400,13 +392,23 @@ class ShopRoutesTest {
       // The admitted fan's read takes the first turn: the inventory is asked at once.
       HttpFan fan = new HttpFan(port).withCookie(tokens.issue("honest-fan"));
       CompletableFuture<HttpFan.Reply> read = fan.sendAsync("GET", "/api/events/hotter/cart", null);
-      inv.expectMessageClass(EventInventory.GetHolds.class, Duration.ofMillis(1_500)).replyTo()
-          .tell(new EventInventory.Holds(List.of(), 0));
-      cartProbe.expectMessageClass(Cart.GetExpiry.class).replyTo().tell(new Cart.Expiry(0));
+      answerAnEmptyCart(inv, cartProbe, Duration.ofMillis(1_500));
       assertEquals(200, read.join().status());
     } finally {
       bound.unbind();
     }
+  }
+
+  /** The shop's routes with "hotter" paced at one request every 2 s, a turn up to 10 s away. */
+  private ServerBinding bindPacedAtOneEveryTwoSeconds(TestProbe<EventInventory.Command> inv, TestProbe<Cart.Command> cartProbe)
+      throws Exception {
+    return bindBehind(new Bulkhead(10), pacedAt(0.5, 10_000), inv, cartProbe);
+  }
+
+  /** Answers a {@code GET .../cart}'s two questions, the inventory's asked within {@code within}: nothing held, nothing expired. */
+  private static void answerAnEmptyCart(TestProbe<EventInventory.Command> inv, TestProbe<Cart.Command> cartProbe, Duration within) {
+    inv.expectMessageClass(EventInventory.GetHolds.class, within).replyTo().tell(new EventInventory.Holds(List.of(), 0));
+    cartProbe.expectMessageClass(Cart.GetExpiry.class).replyTo().tell(new Cart.Expiry(0));
   }
 
   /**
