@@ -1,0 +1,68 @@
+package io.boxoffice.queue;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import com.typesafe.config.ConfigFactory;
+import io.boxoffice.app.Node;
+import io.boxoffice.support.HttpFan;
+import io.boxoffice.support.TestNode;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Instant;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The queue's door comes before the event's compartment: a join without a valid sign-in is 401
+ * even while the event's compartment is full, and takes no place in it. Here each event has 2
+ * places (joins are reads: 1), and a signed-in fan's join whose body never finishes keeps the
+ * one place for the 5 s the body is waited for.
+ */
+class QueueDoorIntegrationTest {
+  static Node node;
+  static HttpFan admin;
+
+  @BeforeAll
+  static void start() throws Exception {
+    node = TestNode.postgres(Clock.systemUTC(), TestNode.payments(),
+        ConfigFactory.parseString("boxoffice.edge.per-event-in-flight = 2"));
+    admin = new HttpFan(node.httpPort());
+  }
+
+  @AfterAll
+  static void stop() {
+    node.stop();
+  }
+
+  @Test
+  void aJoinWithoutSignInIsRefusedAtTheDoorWhileTheEventsCompartmentIsFull() throws Exception {
+    String event = admin.newEvent(100);
+    Instant now = Instant.now();
+    HttpFan.Reply put = admin.admin("PUT", "/admin/events/" + event + "/onsale", "{\"lobbyOpensAt\":\"" + now
+        + "\",\"startsAt\":\"" + now.plusSeconds(600) + "\",\"admissionPerMinute\":600,\"maxActiveShoppers\":1000}");
+    assertEquals(200, put.status(), put.body());
+    String slowCookie = TestNode.identityOf("slow-" + event, Clock.systemUTC());
+    try (Socket slow = new Socket("127.0.0.1", node.httpPort())) {
+      // Past the door, into the compartment, then waiting for a body that never comes.
+      OutputStream out = slow.getOutputStream();
+      out.write(("POST /api/events/" + event + "/queue HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: bo_id=" + slowCookie
+          + "\r\nContent-Type: application/json\r\nContent-Length: 50\r\n\r\n{").getBytes(StandardCharsets.US_ASCII));
+      out.flush();
+      HttpFan other = new HttpFan(node.httpPort()).withCookie(TestNode.identityOf("other-" + event, Clock.systemUTC()));
+      // The compartment is full: a signed-in fan's join is shed.
+      org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(3))
+          .until(() -> other.send("POST", "/api/events/" + event + "/queue", "{}").status() == 503);
+      // Junk is answered at the door, not shed and not let in.
+      assertEquals(401, new HttpFan(node.httpPort()).send("POST", "/api/events/" + event + "/queue", "{}").status());
+      assertEquals(401, new HttpFan(node.httpPort()).withCookie("forged").send("DELETE", "/api/events/" + event + "/queue", null)
+          .status());
+    }
+    // The slow join gone, the compartment has its place back.
+    HttpFan later = new HttpFan(node.httpPort()).withCookie(TestNode.identityOf("later-" + event, Clock.systemUTC()));
+    org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10))
+        .until(() -> later.send("POST", "/api/events/" + event + "/queue", "{}").status() == 200);
+  }
+}
