@@ -59,9 +59,14 @@ class CartTest {
   }
 
   CartSettings settings(PaymentSimulator payments) {
+    return settings(payments, (event, account) -> { });
+  }
+
+  /** The same, telling {@code checkedOut} of each purchase. */
+  CartSettings settings(PaymentSimulator payments, java.util.function.BiConsumer<String, String> checkedOut) {
     return new CartSettings(clock, payments, barcodes, inventories::get,
         account -> wallets.computeIfAbsent(account, a -> testKit.spawn(TicketWallet.create(a, new SnapshotPolicy(100, 2)))),
-        Duration.ofSeconds(3), Duration.ofMillis(100), Duration.ofSeconds(1), new SnapshotPolicy(50, 2));
+        Duration.ofSeconds(3), Duration.ofMillis(100), Duration.ofSeconds(1), new SnapshotPolicy(50, 2), checkedOut);
   }
 
   ActorRef<Cart.Command> cart(String account, PaymentSimulator payments) {
@@ -298,11 +303,7 @@ class CartTest {
   @Test
   void aPurchaseInAnOpenSaleTellsNoPlaceInLineAndAQueuedPurchaseTellsItsPlace() {
     List<String> bought = new java.util.concurrent.CopyOnWriteArrayList<>();
-    PaymentSimulator payments = payments();
-    CartSettings telling = new CartSettings(clock, payments, barcodes, inventories::get,
-        account -> wallets.computeIfAbsent(account, a -> testKit.spawn(TicketWallet.create(a, new SnapshotPolicy(100, 2)))),
-        Duration.ofSeconds(3), Duration.ofMillis(100), Duration.ofSeconds(1), new SnapshotPolicy(50, 2),
-        (event, account) -> bought.add(account));
+    CartSettings telling = settings(payments(), (event, account) -> bought.add(account));
     ActorRef<Cart.Command> open = testKit.spawn(Cart.create(Cart.entityId(eventId, "walk-in"), telling));
     EventInventory.Held walkIn = hold("walk-in", "F1-B-1");
     open.tell(new Cart.HoldPlaced(List.of("F1-B-1"), walkIn.holdExpiresAt(), true));
