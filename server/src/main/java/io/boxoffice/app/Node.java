@@ -265,7 +265,6 @@ public final class Node {
     Api api = new Api(system, askTimeout, settings.maxBodyBytes());
     IdentityToken identityTokens = new IdentityToken(Hmac.fromBase64OrRandom(bo.getString("secrets.identity-key")),
         clock, Duration.ofHours(bo.getInt("accounts.session-hours")));
-    Identity identity = new Identity(identityTokens, api);
     EventViews views = new EventViews(refs.inventories(), system.scheduler(), api.mapper(), clock, askTimeout,
         inventorySettings.availabilityInterval());
 
@@ -273,6 +272,8 @@ public final class Node {
     long tokenMaxAge = queueSettings.tokenTtl().toSeconds();
     QueueModule.Edge line = QueueModule.edge(system, config, clock, api, refs, queueEntities, askTimeout, metrics::watch);
     Manifests manifests = line.manifests();
+    // Requests refused for want of a valid sign-in take from their network's budget of fan requests.
+    Identity identity = new Identity(identityTokens, api, line.fans());
     // Ended sales' series go (a node's series must not grow with every event it ever sold).
     system.scheduler().scheduleWithFixedDelay(settings.metricsSweepInterval(), settings.metricsSweepInterval(),
         () -> {

@@ -15,7 +15,8 @@ import org.apache.pekko.http.javadsl.server.Route;
 /**
  * The per-request facts every fan-facing route shares: the client network prefix (from the TCP
  * peer, or from X-Forwarded-For behind a trusted proxy) and the token-bucket rate limits per
- * account and per prefix, answered with 429 + Retry-After.
+ * account and per prefix, answered with 429 + Retry-After. Requests the door refuses (no valid
+ * sign-in) take from their prefix's bucket too ({@link #refused}).
  */
 public final class FanContext extends AllDirectives {
   private final ClientPrefix prefixes;
@@ -56,6 +57,21 @@ public final class FanContext extends AllDirectives {
     TokenBuckets.Decision byPrefix = perPrefix.tryTake(prefix);
     if (!byPrefix.allowed()) return tooMany(byPrefix.retryAfterSeconds());
     return inner.get();
+  }
+
+  /**
+   * Answers a request the door refuses ({@code refusal}, e.g. 401 for a missing or forged
+   * sign-in) if the request's network still has a token, else 429. A refused request thus costs
+   * its network's budget like any other request: a flood of junk cookies from one network meets
+   * 429 + Retry-After as soon as that network's burst is spent, and its fans with it, while other
+   * networks are untouched.
+   */
+  public Route refused(Supplier<Route> refusal) {
+    return prefix(prefix -> {
+      TokenBuckets.Decision byPrefix = perPrefix.tryTake(prefix);
+      if (!byPrefix.allowed()) return tooMany(byPrefix.retryAfterSeconds());
+      return refusal.get();
+    });
   }
 
   private Route tooMany(long retryAfterSeconds) {

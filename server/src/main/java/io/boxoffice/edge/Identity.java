@@ -4,25 +4,27 @@ import java.util.function.Function;
 import org.apache.pekko.http.javadsl.server.AllDirectives;
 import org.apache.pekko.http.javadsl.server.Route;
 
-/** The signed-in account of a request, from the {@code bo_id} cookie; 401 without a valid one. */
+/**
+ * The signed-in account of a request, from the {@code bo_id} cookie; 401 without a valid one,
+ * or 429 once the request's network has spent its per-prefix budget ({@link FanContext#refused}).
+ */
 public final class Identity extends AllDirectives {
   private final IdentityToken tokens;
   private final Api api;
+  private final FanContext fans;
 
-  public Identity(IdentityToken tokens, Api api) {
+  public Identity(IdentityToken tokens, Api api, FanContext fans) {
     this.tokens = tokens;
     this.api = api;
-  }
-
-  /** The signed-in account, if the request carries a valid {@code bo_id}. */
-  public Route optionalAccount(Function<java.util.Optional<String>, Route> inner) {
-    return optionalCookie(IdentityToken.COOKIE, cookie -> inner.apply(cookie.map(c -> tokens.verify(c.value()))));
+    this.fans = fans;
   }
 
   public Route account(Function<String, Route> inner) {
     return optionalCookie(IdentityToken.COOKIE, cookie -> {
       String account = cookie.map(c -> tokens.verify(c.value())).orElse(null);
-      if (account == null) return complete(api.error(401, "unauthenticated", "sign in first (POST /api/session)"));
+      if (account == null) {
+        return fans.refused(() -> complete(api.error(401, "unauthenticated", "sign in first (POST /api/session)")));
+      }
       return inner.apply(account);
     });
   }

@@ -1,6 +1,7 @@
 package io.boxoffice.queue;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.typesafe.config.ConfigFactory;
 import io.boxoffice.app.Node;
@@ -64,5 +65,37 @@ class QueueDoorIntegrationTest {
     HttpFan later = new HttpFan(node.httpPort()).withCookie(TestNode.identityOf("later-" + event, Clock.systemUTC()));
     org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10))
         .until(() -> later.send("POST", "/api/events/" + event + "/queue", "{}").status() == 200);
+  }
+
+  /**
+   * A flood of forged sign-ins from one network (a /24 behind the trusted loopback proxy) spends
+   * that network's budget of fan requests (200, then 50 a second): it meets 429 + Retry-After,
+   * while the same junk from another network is still answered 401 and a signed-in fan of that
+   * other network joins.
+   */
+  @Test
+  void aFloodOfForgedSignInsFromOneNetworkMeets429() {
+    String event = admin.newEvent(100);
+    Instant now = Instant.now();
+    HttpFan.Reply put = admin.admin("PUT", "/admin/events/" + event + "/onsale", "{\"lobbyOpensAt\":\"" + now
+        + "\",\"startsAt\":\"" + now.plusSeconds(600) + "\",\"admissionPerMinute\":600,\"maxActiveShoppers\":1000}");
+    assertEquals(200, put.status(), put.body());
+    HttpFan junk = new HttpFan(node.httpPort()).withCookie("forged");
+    String path = "/api/events/" + event + "/queue";
+    int unauthenticated = 0;
+    HttpFan.Reply reply = null;
+    for (int i = 0; i < 1000; i++) {
+      reply = junk.send("POST", path, "{}", "X-Forwarded-For", "198.51.100.7");
+      if (reply.status() != 401) break;
+      unauthenticated++;
+    }
+    assertEquals(429, reply.status(), reply.body());
+    assertEquals("rate_limited", reply.error());
+    assertTrue(reply.headers().firstValue("Retry-After").isPresent());
+    assertTrue(unauthenticated >= 200, "the network's burst was answered 401 first: " + unauthenticated);
+    assertEquals(401, junk.send("POST", path, "{}", "X-Forwarded-For", "203.0.113.9").status());
+    HttpFan honest = new HttpFan(node.httpPort()).withCookie(TestNode.identityOf("honest-" + event, Clock.systemUTC()));
+    HttpFan.Reply joined = honest.send("POST", path, "{}", "X-Forwarded-For", "203.0.113.9");
+    assertEquals(200, joined.status(), joined.body());
   }
 }

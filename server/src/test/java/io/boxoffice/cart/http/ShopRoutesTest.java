@@ -13,8 +13,11 @@ import io.boxoffice.common.Hmac;
 import io.boxoffice.edge.Api;
 import io.boxoffice.edge.Bulkhead;
 import io.boxoffice.edge.BulkheadDirectives;
+import io.boxoffice.edge.ClientPrefix;
+import io.boxoffice.edge.FanContext;
 import io.boxoffice.edge.Identity;
 import io.boxoffice.edge.IdentityToken;
+import io.boxoffice.edge.TokenBuckets;
 import io.boxoffice.inventory.EventInventory;
 import io.boxoffice.support.HttpFan;
 import io.boxoffice.support.MutableClock;
@@ -50,7 +53,7 @@ class ShopRoutesTest {
     views = new EventViews(id -> inventory.getRef(), testKit.system().scheduler(), api.mapper(), clock,
         Duration.ofMillis(500), Duration.ofSeconds(1));
     io.boxoffice.app.Metrics metrics = new io.boxoffice.app.Metrics();
-    ShopRoutes routes = new ShopRoutes(api, new BulkheadDirectives(new Bulkhead(1000), api, metrics), new Identity(tokens, api),
+    ShopRoutes routes = new ShopRoutes(api, new BulkheadDirectives(new Bulkhead(1000), api, metrics), identity(api),
         ShopAdmission.everyone(), views, id -> inventory.getRef(), id -> carts.getRef(), testKit.system().scheduler(),
         settings(Duration.ofSeconds(3)), metrics);
     binding = Http.get(testKit.system()).newServerAt("127.0.0.1", 0).bind(api.seal(routes.routes()))
@@ -60,6 +63,12 @@ class ShopRoutesTest {
   @AfterAll
   static void shutdown() {
     testKit.shutdownTestKit();
+  }
+
+  /** The sign-in door, with per-network limits no test here reaches. */
+  static Identity identity(Api api) {
+    return new Identity(tokens, api, new FanContext(new ClientPrefix(List.of()), new TokenBuckets(1_000_000, 1_000_000, 1000, clock),
+        new TokenBuckets(1_000_000, 1_000_000, 1000, clock), api));
   }
 
   /** The shipped shop settings, with {@code retryDeadline}. */
@@ -276,7 +285,7 @@ class ShopRoutesTest {
     TestProbe<Cart.Command> cartProbe = testKit.createTestProbe();
     Api patient = new Api(testKit.system(), Duration.ofSeconds(20), 65536);
     Bulkhead bulkhead = new Bulkhead(10);
-    ShopRoutes small = new ShopRoutes(patient, new BulkheadDirectives(bulkhead, patient, new io.boxoffice.app.Metrics()), new Identity(tokens, patient),
+    ShopRoutes small = new ShopRoutes(patient, new BulkheadDirectives(bulkhead, patient, new io.boxoffice.app.Metrics()), identity(patient),
         ShopAdmission.everyone(), views, id -> inv.getRef(), id -> cartProbe.getRef(), testKit.system().scheduler(),
         settings(Duration.ofSeconds(30)), new io.boxoffice.app.Metrics());
     ServerBinding flooded = Http.get(testKit.system()).newServerAt("127.0.0.1", 0).bind(patient.seal(small.routes()))
@@ -437,7 +446,7 @@ class ShopRoutesTest {
                                    TestProbe<Cart.Command> cartProbe) throws Exception {
     io.boxoffice.app.Metrics metrics = new io.boxoffice.app.Metrics();
     Api patient = new Api(testKit.system(), Duration.ofSeconds(20), 65536);
-    ShopRoutes small = new ShopRoutes(patient, new BulkheadDirectives(bulkhead, pace, testKit.system().executionContext(), patient, metrics), new Identity(tokens, patient),
+    ShopRoutes small = new ShopRoutes(patient, new BulkheadDirectives(bulkhead, pace, testKit.system().executionContext(), patient, metrics), identity(patient),
         ShopAdmission.everyone(), views, id -> inv.getRef(), id -> cartProbe.getRef(), testKit.system().scheduler(),
         settings(Duration.ofSeconds(30)), metrics);
     return Http.get(testKit.system()).newServerAt("127.0.0.1", 0).bind(patient.seal(small.routes()))
