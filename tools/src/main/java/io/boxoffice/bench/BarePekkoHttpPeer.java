@@ -17,9 +17,10 @@ import org.apache.pekko.http.javadsl.model.headers.RawHeader;
 /**
  * The ceiling of our stack for {@link PageBench}: pekko-http's own server ({@code newServerAt().bind})
  * answering every request with the page's bytes from memory and doing nothing else (no cookie,
- * no signature, no routing, no metrics), with the node's default-dispatcher sizing. Run in a JVM
- * of its own with the node's JVM options, on pekko's defaults (not the node's application.conf:
- * no cluster). Arguments: the page file, the port. Prints {@code up} once bound.
+ * no signature, no routing, no metrics), with the node's default-dispatcher sizing and TCP
+ * workers. Run in a JVM of its own with the node's JVM options, on pekko's defaults (not the
+ * node's application.conf: no cluster). Arguments: the page file, the port. Prints {@code up}
+ * once bound.
  */
 public final class BarePekkoHttpPeer {
   private BarePekkoHttpPeer() {}
@@ -27,7 +28,8 @@ public final class BarePekkoHttpPeer {
   public static void main(String[] args) throws Exception {
     byte[] page = Files.readAllBytes(Path.of(args[0]));
     int port = Integer.parseInt(args[1]);
-    // As conf/cluster.conf sizes a node's default dispatcher: one thread per core.
+    // As conf/cluster.conf sizes a node's default dispatcher (one thread per core) and runs the
+    // TCP connections' actors on it.
     ActorSystem<Void> system = ActorSystem.create(Behaviors.empty(), "bare-peer", ConfigFactory.parseString("""
         pekko.loglevel = WARNING
         pekko.actor.default-dispatcher.fork-join-executor {
@@ -35,6 +37,7 @@ public final class BarePekkoHttpPeer {
           parallelism-factor = 1.0
           parallelism-max = 64
         }
+        pekko.io.tcp.worker-dispatcher = "pekko.actor.default-dispatcher"
         """).withFallback(ConfigFactory.defaultReference()));
     HttpResponse response = HttpResponse.create()
         .withEntity(HttpEntities.create(ContentTypes.TEXT_HTML_UTF8, page))
