@@ -205,31 +205,6 @@ class WaitingRoomIntegrationTest {
     assertEquals(401, new HttpFan(node.httpPort()).send("GET", "/api/events/e-" + id + "/queue/manifest", null).status());
   }
 
-  /**
-   * An open sale has no line, but its shop is rate limited per account as an on-sale's is: the
-   * 31st read in a row (burst 30 here, the clock stands still) is 429 + Retry-After, and another
-   * fan still reads. From a network of this test's own, so no other test's budget is spent.
-   */
-  @Test
-  void anOpenSalesShopIsRateLimitedPerAccountToo() {
-    String id = UUID.randomUUID().toString().substring(0, 8);
-    assertEquals(201, admin.admin("POST", "/admin/venues", "{\"venueId\":\"v-" + id + "\",\"name\":\"Hall\",\"generate\":"
-        + "{\"layout\":\"stadium\",\"seats\":100}}").status());
-    assertEquals(201, admin.admin("POST", "/admin/events", "{\"eventId\":\"e-" + id + "\",\"venueId\":\"v-" + id
-        + "\",\"name\":\"Show\",\"prices\":{\"floor\":100,\"lower\":50,\"upper\":20}}").status());
-    assertEquals(200, admin.admin("POST", "/admin/events/e-" + id + "/open", null).status());
-    String path = "/api/events/e-" + id + "/availability";
-    HttpFan bot = fan();
-    List<Integer> statuses = new java.util.ArrayList<>();
-    for (int i = 0; i < 30; i++) statuses.add(bot.send("GET", path, null, "X-Forwarded-For", "192.0.2.10").status());
-    assertEquals(List.of(200), statuses.stream().distinct().toList(), "the burst is answered");
-    HttpFan.Reply limited = bot.send("GET", path, null, "X-Forwarded-For", "192.0.2.10");
-    assertEquals(429, limited.status(), limited.body());
-    assertEquals("rate_limited", limited.error());
-    assertTrue(limited.headers().firstValue("Retry-After").isPresent());
-    assertEquals(200, fan().send("GET", path, null, "X-Forwarded-For", "192.0.2.11").status());
-  }
-
   @Test
   void tooManyRequestsFromOneAccountAreAnswered429WithRetryAfter() {
     String e = onSale(600, false, 0);
