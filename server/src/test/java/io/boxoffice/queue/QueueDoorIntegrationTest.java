@@ -12,7 +12,6 @@ import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -44,11 +43,7 @@ class QueueDoorIntegrationTest {
 
   @Test
   void aJoinWithoutSignInIsRefusedAtTheDoorWhileTheEventsCompartmentIsFull() throws Exception {
-    String event = admin.newEvent(100);
-    Instant now = Instant.now();
-    HttpFan.Reply put = admin.admin("PUT", "/admin/events/" + event + "/onsale", "{\"lobbyOpensAt\":\"" + now
-        + "\",\"startsAt\":\"" + now.plusSeconds(600) + "\",\"admissionPerMinute\":600,\"maxActiveShoppers\":1000}");
-    assertEquals(200, put.status(), put.body());
+    String event = admin.newEventWithOpenLobby(100);
     String slowCookie = TestNode.identityOf("slow-" + event, Clock.systemUTC());
     try (Socket slow = new Socket("127.0.0.1", node.httpPort())) {
       // Past the door, into the compartment, then waiting for a body that never comes.
@@ -79,11 +74,7 @@ class QueueDoorIntegrationTest {
    */
   @Test
   void aFloodOfForgedSignInsFromOneNetworkMeets429() {
-    String event = admin.newEvent(100);
-    Instant now = Instant.now();
-    HttpFan.Reply put = admin.admin("PUT", "/admin/events/" + event + "/onsale", "{\"lobbyOpensAt\":\"" + now
-        + "\",\"startsAt\":\"" + now.plusSeconds(600) + "\",\"admissionPerMinute\":600,\"maxActiveShoppers\":1000}");
-    assertEquals(200, put.status(), put.body());
+    String event = admin.newEventWithOpenLobby(100);
     HttpFan junk = new HttpFan(node.httpPort()).withCookie("forged");
     String path = "/api/events/" + event + "/queue";
     // In batches of 50 at once, so that the flood outruns the refill however slow this machine is.

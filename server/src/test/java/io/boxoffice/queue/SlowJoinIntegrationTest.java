@@ -7,7 +7,6 @@ import io.boxoffice.app.Node;
 import io.boxoffice.support.HttpFan;
 import io.boxoffice.support.TestNode;
 import java.time.Clock;
-import java.time.Instant;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -38,11 +37,7 @@ class SlowJoinIntegrationTest {
 
   @Test
   void aFansFirstJoinOnAFreshNodeIsAnsweredNot503() {
-    String event = admin.newEvent(100);
-    Instant now = Instant.now();
-    HttpFan.Reply put = admin.admin("PUT", "/admin/events/" + event + "/onsale", "{\"lobbyOpensAt\":\"" + now
-        + "\",\"startsAt\":\"" + now.plusSeconds(600) + "\",\"admissionPerMinute\":600,\"maxActiveShoppers\":1000}");
-    assertEquals(200, put.status(), put.body());
+    String event = admin.newEventWithOpenLobby(100);
     HttpFan fan = new HttpFan(node.httpPort()).withCookie(TestNode.identityOf("acc-" + event, Clock.systemUTC()));
     HttpFan.Reply joined = fan.send("POST", "/api/events/" + event + "/queue", "{}");
     assertEquals(200, joined.status(), joined.body());

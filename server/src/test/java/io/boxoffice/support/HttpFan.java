@@ -101,4 +101,17 @@ public final class HttpFan {
     if (event.status() != 201) throw new AssertionError("event not made: " + event.status() + " " + event.body());
     return "e-" + id;
   }
+
+  /**
+   * As a manager: {@link #newEvent} with an on-sale whose lobby is open now (real time) and whose
+   * sale starts in ten minutes, admitting 600 a minute and 1,000 at once; the event's id.
+   */
+  public String newEventWithOpenLobby(int seats) {
+    String event = newEvent(seats);
+    java.time.Instant now = java.time.Instant.now();
+    Reply put = admin("PUT", "/admin/events/" + event + "/onsale", "{\"lobbyOpensAt\":\"" + now
+        + "\",\"startsAt\":\"" + now.plusSeconds(600) + "\",\"admissionPerMinute\":600,\"maxActiveShoppers\":1000}");
+    if (put.status() != 200) throw new AssertionError("on-sale not put: " + put.status() + " " + put.body());
+    return event;
+  }
 }
