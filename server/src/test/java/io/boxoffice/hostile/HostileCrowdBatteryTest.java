@@ -46,7 +46,8 @@ class HostileCrowdBatteryTest {
     return ConfigFactory.parseMap(Map.of(
         "boxoffice.accounts.pbkdf2-iterations", conf.getInt("boxoffice.accounts.pbkdf2-iterations"),
         "boxoffice.accounts.rate-limits.per-prefix.burst", conf.getInt("boxoffice.accounts.rate-limits.per-prefix.burst"),
-        "boxoffice.accounts.rate-limits.per-email.burst", conf.getInt("boxoffice.accounts.rate-limits.per-email.burst")));
+        "boxoffice.accounts.rate-limits.per-email.burst", conf.getInt("boxoffice.accounts.rate-limits.per-email.burst"),
+        "boxoffice.bots.rate-limits", conf.getConfig("boxoffice.bots.rate-limits").root().unwrapped()));
   }
 
   static Node start(String database) throws Exception {

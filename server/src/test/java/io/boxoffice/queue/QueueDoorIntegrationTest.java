@@ -32,7 +32,8 @@ class QueueDoorIntegrationTest {
   @BeforeAll
   static void start() throws Exception {
     node = TestNode.postgres(Clock.systemUTC(), TestNode.payments(),
-        ConfigFactory.parseString("boxoffice.edge.per-event-in-flight = 2"));
+        ConfigFactory.parseString("boxoffice.edge.per-event-in-flight = 2")
+            .withFallback(ConfigFactory.load().withOnlyPath("boxoffice.bots.rate-limits")));
     admin = new HttpFan(node.httpPort());
   }
 
@@ -68,7 +69,7 @@ class QueueDoorIntegrationTest {
 
   /**
    * A flood of forged sign-ins from one network (a /24 behind the trusted loopback proxy) spends
-   * that network's budget of fan requests (a burst of 200, then 50 a second): it meets 429 + Retry-After,
+   * that network's budget of fan requests (as shipped: a burst of 200, then 50 a second): it meets 429 + Retry-After,
    * while the same junk from another network is still answered 401 and a signed-in fan of that
    * other network joins.
    */

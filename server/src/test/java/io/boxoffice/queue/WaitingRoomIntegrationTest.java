@@ -205,6 +205,27 @@ class WaitingRoomIntegrationTest {
     assertEquals(401, new HttpFan(node.httpPort()).send("GET", "/api/events/e-" + id + "/queue/manifest", null).status());
   }
 
+  /**
+   * An open sale has no line, but its shop is rate limited per account as an on-sale's is: the
+   * 31st read in a row (burst 30 here, the clock stands still) is 429 + Retry-After, and another
+   * fan still reads. From a network of this test's own, so no other test's budget is spent.
+   */
+  @Test
+  void anOpenSalesShopIsRateLimitedPerAccountToo() {
+    String event = admin.newEvent(100);
+    assertEquals(200, admin.admin("POST", "/admin/events/" + event + "/open", null).status());
+    String path = "/api/events/" + event + "/availability";
+    HttpFan bot = fan();
+    List<Integer> statuses = new java.util.ArrayList<>();
+    for (int i = 0; i < 30; i++) statuses.add(bot.send("GET", path, null, "X-Forwarded-For", "192.0.2.10").status());
+    assertEquals(List.of(200), statuses.stream().distinct().toList(), "the burst is answered");
+    HttpFan.Reply limited = bot.send("GET", path, null, "X-Forwarded-For", "192.0.2.10");
+    assertEquals(429, limited.status(), limited.body());
+    assertEquals("rate_limited", limited.error());
+    assertTrue(limited.headers().firstValue("Retry-After").isPresent());
+    assertEquals(200, fan().send("GET", path, null, "X-Forwarded-For", "192.0.2.11").status());
+  }
+
   @Test
   void tooManyRequestsFromOneAccountAreAnswered429WithRetryAfter() {
     String e = onSale(600, false, 0);

@@ -19,6 +19,9 @@ import org.apache.pekko.http.javadsl.server.Route;
  * otherwise. Checked on every shop request from the token and this node's manifest alone.
  * An event this node has not heard of is 404 {@code not_found}; a closed event (neither
  * scheduled nor opened) 403 {@code not_on_sale}; an explicitly opened event is an open sale.
+ * Every shop request of an on-sale or an open sale takes a token of its account's and of its
+ * network's rate limits first (429 + Retry-After without one): an open sale has no line, but
+ * a signed-in bot may no more hammer it than any other.
  */
 public final class QueueAdmission extends AllDirectives implements ShopAdmission {
   private final Api api;
@@ -41,7 +44,7 @@ public final class QueueAdmission extends AllDirectives implements ShopAdmission
   public Route admitted(String eventId, String accountId, Function<EventInventory.QueuePass, Route> inner) {
     return onSuccess(manifests.current(eventId), m -> {
       if (Standing.closed(m)) return complete(api.error(403, "not_on_sale", "this event is not on sale"));
-      if (Standing.openSale(m)) return inner.apply(null);
+      if (Standing.openSale(m)) return fans.prefix(prefix -> fans.limited(accountId, prefix, () -> inner.apply(null)));
       return fans.prefix(prefix -> fans.limited(accountId, prefix, () -> optionalCookie(QueueToken.cookieName(eventId), cookie -> {
         if (cookie.isEmpty()) return complete(api.error(403, "not_admitted", "wait for your turn in the queue"));
         QueueToken.Verification v = tokens.verify(cookie.get().value(), eventId, accountId, prefix);
