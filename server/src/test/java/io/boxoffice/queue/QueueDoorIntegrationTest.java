@@ -69,9 +69,9 @@ class QueueDoorIntegrationTest {
 
   /**
    * A flood of forged sign-ins from one network (a /24 behind the trusted loopback proxy) spends
-   * that network's budget of fan requests (as shipped: a burst of 200, then 50 a second): it meets 429 + Retry-After,
-   * while the same junk from another network is still answered 401 and a signed-in fan of that
-   * other network joins.
+   * that network's budget of fan requests (as shipped: a burst of 200, then 50 a second): it
+   * meets 429 + Retry-After, while the same junk from another network is still answered 401 and
+   * a signed-in fan of that other network joins.
    */
   @Test
   void aFloodOfForgedSignInsFromOneNetworkMeets429() {
