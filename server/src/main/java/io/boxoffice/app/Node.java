@@ -272,8 +272,8 @@ public final class Node {
     long tokenMaxAge = queueSettings.tokenTtl().toSeconds();
     QueueModule.Edge line = QueueModule.edge(system, config, clock, api, refs, queueEntities, askTimeout, metrics::watch);
     Manifests manifests = line.manifests();
-    // Requests refused for want of a valid sign-in take from their network's budget of fan requests.
-    Identity identity = new Identity(identityTokens, api, line.fans());
+    // Requests refused for want of a valid sign-in take from their network's budget of such refusals.
+    Identity identity = new Identity(identityTokens, api, line.fans(), line.refusals());
     // Ended sales' series go (a node's series must not grow with every event it ever sold).
     system.scheduler().scheduleWithFixedDelay(settings.metricsSweepInterval(), settings.metricsSweepInterval(),
         () -> {

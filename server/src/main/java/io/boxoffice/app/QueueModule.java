@@ -64,8 +64,13 @@ final class QueueModule {
     return new Entities(manifestTopic, keeper);
   }
 
-  /** The line at one edge node: manifests heard, later places leased, per-fan limits, presale codes and challenges. */
-  record Edge(Manifests manifests, EdgeLine line, FanContext fans, PresaleCodes presale, ProofOfWork pow) {}
+  /**
+   * The line at one edge node: manifests heard, later places leased, per-fan limits, the
+   * per-network budget of requests refused at the sign-in ({@code refusals}), presale codes and
+   * challenges.
+   */
+  record Edge(Manifests manifests, EdgeLine line, FanContext fans, TokenBuckets refusals, PresaleCodes presale,
+              ProofOfWork pow) {}
 
   /** {@code watch} is told of each event this node hears of (its metrics follow the manifest). */
   static Edge edge(ActorSystem<Void> system, Config config, Clock clock, Api api, Node.Refs refs, Entities entities,
@@ -76,6 +81,9 @@ final class QueueModule {
     FanContext fans = new FanContext(ClientPrefix.fromConfig(config),
         new TokenBuckets(bots.perAccount().burst(), bots.perAccount().perSecond(), bots.maxKeys(), clock),
         new TokenBuckets(bots.perPrefix().burst(), bots.perPrefix().perSecond(), bots.maxKeys(), clock), api);
+    // Junk without a valid sign-in has a per-network budget of the same size, but its own: a flood
+    // of it meets 429 without spending the budget of that network's signed-in fans.
+    TokenBuckets refusals = new TokenBuckets(bots.perPrefix().burst(), bots.perPrefix().perSecond(), bots.maxKeys(), clock);
     PresaleCodes presale = new PresaleCodes(Hmac.fromBase64OrRandom(bo.getString("bots.presale-key")));
     ProofOfWork pow = new ProofOfWork(Hmac.fromBase64OrRandom(bo.getString("bots.pow-key")), clock,
         bots.powChallengeTtl(), bots.powUsedMax());
@@ -112,6 +120,6 @@ final class QueueModule {
     EdgeLine line = new EdgeLine(refs.rooms(), system.scheduler(), askTimeout, s.shoppingWindow());
     system.scheduler().scheduleWithFixedDelay(s.lineReportInterval(), s.lineReportInterval(), line::report,
         system.executionContext());
-    return new Edge(manifests, line, fans, presale, pow);
+    return new Edge(manifests, line, fans, refusals, presale, pow);
   }
 }

@@ -16,7 +16,7 @@ import org.apache.pekko.http.javadsl.server.Route;
  * The per-request facts every fan-facing route shares: the client network prefix (from the TCP
  * peer, or from X-Forwarded-For behind a trusted proxy) and the token-bucket rate limits per
  * account and per prefix, answered with 429 + Retry-After. Requests the door refuses (no valid
- * sign-in) take from their prefix's bucket too ({@link #refused}).
+ * sign-in) take from a per-prefix bucket of their own ({@link #refused}).
  */
 public final class FanContext extends AllDirectives {
   private final ClientPrefix prefixes;
@@ -61,14 +61,14 @@ public final class FanContext extends AllDirectives {
 
   /**
    * Answers a request the door refuses ({@code refusal}, e.g. 401 for a missing or forged
-   * sign-in) if the request's network still has a token, else 429. A refused request thus costs
-   * its network's budget like any other request: a flood of junk cookies from one network meets
-   * 429 + Retry-After as soon as that network's burst is spent, and its fans with it, while other
-   * networks are untouched.
+   * sign-in) if the request's network still has a token in {@code refusals}, else 429. A flood
+   * of junk cookies from one network meets 429 + Retry-After as soon as that network's burst of
+   * refusals is spent. The budget is not the one of the network's signed-in fans, so the junk
+   * does not lock them out, and other networks are untouched.
    */
-  public Route refused(Supplier<Route> refusal) {
+  public Route refused(TokenBuckets refusals, Supplier<Route> refusal) {
     return prefix(prefix -> {
-      TokenBuckets.Decision byPrefix = perPrefix.tryTake(prefix);
+      TokenBuckets.Decision byPrefix = refusals.tryTake(prefix);
       if (!byPrefix.allowed()) return tooMany(byPrefix.retryAfterSeconds());
       return refusal.get();
     });

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
  * The sign-in door: a request without a valid {@code bo_id} is 401 while its network has budget,
  * and 429 + Retry-After once a flood of such requests from that network has spent it. Each
  * network (here /24 prefixes, from X-Forwarded-For behind the loopback proxy) has a burst of 3
- * and 1 a second; a valid sign-in takes nothing at this door.
+ * and 1 a second of such refusals; a valid sign-in takes nothing at this door.
  */
 class IdentityTest {
   static final ActorTestKit testKit = ActorTestKit.create(TestConfigs.entityConfig());
@@ -34,8 +34,8 @@ class IdentityTest {
   static void bind() throws Exception {
     Api api = new Api(testKit.system(), Duration.ofMillis(500), 65536);
     FanContext fans = new FanContext(new ClientPrefix(List.of(ClientPrefix.Cidr.parse("127.0.0.0/8"))),
-        new TokenBuckets(1000, 1000, 1000, clock), new TokenBuckets(3, 1, 1000, clock), api);
-    Identity identity = new Identity(tokens, api, fans);
+        new TokenBuckets(1000, 1000, 1000, clock), new TokenBuckets(1000, 1000, 1000, clock), api);
+    Identity identity = new Identity(tokens, api, fans, new TokenBuckets(3, 1, 1000, clock));
     AllDirectives d = new AllDirectives() {};
     binding = Http.get(testKit.system()).newServerAt("127.0.0.1", 0)
         .bind(api.seal(d.path("me", () -> identity.account(account -> d.complete(account)))))

@@ -68,7 +68,7 @@ class ShopRoutesTest {
   /** The sign-in door, with per-network limits no test here reaches. */
   static Identity identity(Api api) {
     return new Identity(tokens, api, new FanContext(new ClientPrefix(List.of()), new TokenBuckets(1_000_000, 1_000_000, 1000, clock),
-        new TokenBuckets(1_000_000, 1_000_000, 1000, clock), api));
+        new TokenBuckets(1_000_000, 1_000_000, 1000, clock), api), new TokenBuckets(1_000_000, 1_000_000, 1000, clock));
   }
 
   /** The shipped shop settings, with {@code retryDeadline}. */
