@@ -59,4 +59,16 @@ class RequestFramingTest {
     assertFalse(f.inHead());
     assertEquals(3, f.headsStarted());
   }
+
+  @Test
+  void onlyContentLengthAndTransferEncodingFrameAndOtherLinesOfAnyLengthAreSkipped() {
+    RequestFraming f = fed("POST / HTTP/1.1\r\nCookie: content-length: 99\r\nX-Transfer-Encoding: chunked\r\n",
+        "Content-Lengthy: 99\r\nContent-Type: text/plain\r\nTransfer-Encodings: chunked\r\nTransfer-",
+        "Encoding-X: chunked\r\nHost: " + "a".repeat(10_000) + "\r\nTE: chunked\r\nConnection: keep-alive\r\nCONTENT-",
+        "LENGTH:\t2 \r\n", "\r\na");
+    assertFalse(f.inHead(), "the first of two body bytes");
+    f.feed(ByteString.fromString("bGET /next"));
+    assertTrue(f.inHead(), "after the body, the next head");
+    assertEquals(2, f.headsStarted());
+  }
 }
