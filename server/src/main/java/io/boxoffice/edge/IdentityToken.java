@@ -33,12 +33,13 @@ public final class IdentityToken {
   /** The account id, or null for a forged, malformed or expired token. */
   public String verify(String token) {
     String payload = hmac.open(token);
-    if (payload == null) return null;
-    String[] parts = payload.split("\\|");
-    if (parts.length != 3 || !parts[0].equals("id1")) return null;
+    if (payload == null || !payload.startsWith("id1|")) return null;
+    // id1|account|expires, read without a split: every signed-in request and page comes here.
+    int bar = payload.indexOf('|', 4);
+    if (bar < 0) return null;
     try {
-      long expires = Long.parseLong(parts[2]);
-      return clock.instant().getEpochSecond() <= expires ? parts[1] : null;
+      long expires = Long.parseLong(payload, bar + 1, payload.length(), 10);
+      return clock.millis() / 1000 <= expires ? payload.substring(4, bar) : null;
     } catch (NumberFormatException e) {
       return null;
     }

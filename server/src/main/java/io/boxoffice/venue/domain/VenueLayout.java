@@ -16,7 +16,6 @@ public record VenueLayout(String venueId, String name, List<Section> sections) i
   public static final int MAX_SEATS = 200_000;
   public static final int MAX_SEATS_PER_ROW = 1_000;
   private static final Pattern ID = Pattern.compile("[A-Za-z0-9_]{1,32}");
-  private static final Pattern ENTITY_ID = Pattern.compile("[A-Za-z0-9_-]{1,64}");
 
   /** A section of the venue, all in one price zone. */
   public record Section(String sectionId, String zone, List<Row> rows) {}
@@ -30,9 +29,19 @@ public record VenueLayout(String venueId, String name, List<Section> sections) i
     return n;
   }
 
-  /** True when the id may name a venue, an event or other entity (it is part of persistence ids). */
+  /**
+   * True when the id may name a venue, an event or other entity (it is part of persistence ids):
+   * 1-64 of {@code [A-Za-z0-9_-]}. A loop, not a regular expression: every request naming an
+   * event asks.
+   */
   public static boolean isValidEntityId(String id) {
-    return id != null && ENTITY_ID.matcher(id).matches();
+    if (id == null || id.isEmpty() || id.length() > 64) return false;
+    for (int i = 0; i < id.length(); i++) {
+      char c = id.charAt(i);
+      boolean ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
+      if (!ok) return false;
+    }
+    return true;
   }
 
   /** Checks the layout and throws {@link IllegalArgumentException} with a sentence for a person. */
