@@ -335,7 +335,9 @@ public final class Node {
     return new BrowserGuards(api).around(request -> {
       long started = System.nanoTime();
       CompletionStage<HttpResponse> response;
-      Optional<CompletionStage<HttpResponse>> page = pages.handle(request);
+      // Rendered once for the page's path and the route's name (a render per call otherwise).
+      String path = ((org.apache.pekko.http.scaladsl.model.HttpRequest) request).uri().path().toString();
+      Optional<CompletionStage<HttpResponse>> page = pages.handle(request, path);
       if (page.isPresent()) {
         response = page.get();
       } else {
@@ -345,7 +347,7 @@ public final class Node {
           response = CompletableFuture.failedFuture(e);
         }
       }
-      String route = RouteNames.of(request);
+      String route = RouteNames.of(path, request.method());
       return response.whenComplete((r, e) -> metrics.request(route, r == null ? 500 : r.status().intValue())
           .record(System.nanoTime() - started, TimeUnit.NANOSECONDS));
     });

@@ -1,6 +1,8 @@
 package io.boxoffice.app;
 
 import java.util.List;
+import org.apache.pekko.http.javadsl.model.HttpMethod;
+import org.apache.pekko.http.javadsl.model.HttpMethods;
 import org.apache.pekko.http.javadsl.model.HttpRequest;
 
 /**
@@ -47,8 +49,11 @@ public final class RouteNames {
   }
 
   public static String of(HttpRequest request) {
-    String path = request.getUri().path();
-    String method = request.method().value();
+    return of(request.getUri().path(), request.method());
+  }
+
+  /** {@link #of(HttpRequest)} of a request's path and method. */
+  public static String of(String path, HttpMethod method) {
     if (path.startsWith("/events/")) return "page";
     if (path.startsWith("/admin/")) return "admin";
     if (path.startsWith("/gate/")) return "gate";
@@ -72,7 +77,7 @@ public final class RouteNames {
         case "seatmap" -> "seatmap";
         case "availability" -> "availability";
         case "summary" -> "summary";
-        default -> rest.startsWith("cart/holds") ? (method.equals("DELETE") ? "release" : "hold")
+        default -> rest.startsWith("cart/holds") ? (HttpMethods.DELETE.equals(method) ? "release" : "hold")
             : rest.startsWith("presale/") ? "presale" : "other";
       };
     }

@@ -6,6 +6,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
+import org.apache.pekko.http.javadsl.model.HttpHeader;
 import org.apache.pekko.http.javadsl.model.HttpMethods;
 import org.apache.pekko.http.javadsl.model.HttpRequest;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
@@ -53,12 +54,27 @@ public final class BrowserGuards {
     };
   }
 
-  static HttpResponse withDefaults(HttpResponse response) {
-    HttpResponse out = response.addHeader(NO_SNIFF);
-    if (response.getHeader("Cache-Control").isEmpty()) out = out.addHeader(NO_STORE);
-    if (response.entity().getContentType().mediaType().equals(MediaTypes.TEXT_HTML)) {
-      out = out.addHeader(NO_FRAMES).addHeader(DENY_FRAMES);
+  /**
+   * {@code response} with the defaults it lacks; itself when it has them all (a page built once
+   * with them: {@code PageRoutes}), so that the crowd's most repeated answer is not copied per request.
+   */
+  public static HttpResponse withDefaults(HttpResponse response) {
+    boolean html = response.entity().getContentType().mediaType().equals(MediaTypes.TEXT_HTML);
+    boolean sniff = false;
+    boolean cache = false;
+    boolean frames = !html;
+    boolean deny = !html;
+    for (HttpHeader h : response.getHeaders()) {
+      if (h.equals(NO_SNIFF)) sniff = true;
+      else if (h.is("cache-control")) cache = true;
+      else if (h.equals(NO_FRAMES)) frames = true;
+      else if (h.equals(DENY_FRAMES)) deny = true;
     }
+    HttpResponse out = response;
+    if (!sniff) out = out.addHeader(NO_SNIFF);
+    if (!cache) out = out.addHeader(NO_STORE);
+    if (!frames) out = out.addHeader(NO_FRAMES);
+    if (!deny) out = out.addHeader(DENY_FRAMES);
     return out;
   }
 

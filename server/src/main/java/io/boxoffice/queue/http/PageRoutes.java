@@ -1,5 +1,6 @@
 package io.boxoffice.queue.http;
 
+import io.boxoffice.edge.BrowserGuards;
 import io.boxoffice.edge.ClientPrefix;
 import io.boxoffice.edge.FanContext;
 import io.boxoffice.edge.IdentityToken;
@@ -32,7 +33,6 @@ import org.apache.pekko.http.javadsl.model.HttpRequest;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
 import org.apache.pekko.http.javadsl.model.MediaTypes;
 import org.apache.pekko.http.javadsl.model.headers.Cookie;
-import org.apache.pekko.http.javadsl.model.headers.HttpCookiePair;
 import org.apache.pekko.http.javadsl.model.headers.RawHeader;
 
 /**
@@ -64,7 +64,8 @@ public final class PageRoutes {
   /** What the inventory knows of an event and the page shows: the venue's name, prices, limits. */
   public record EventFacts(String venueName, Map<String, Integer> prices, int maxSeatsPerAccount, int seats, int holdSeconds) {}
 
-  private record Asset(String path, byte[] bytes, ContentType type, String hash) {}
+  /** A static file and its answer, built once. */
+  private record Asset(String path, String hash, HttpResponse response) {}
 
   private final IdentityToken identities;
   private final ClientPrefix prefixes;
@@ -113,7 +114,10 @@ public final class PageRoutes {
     byte[] bytes = read("web/" + name).getBytes(StandardCharsets.UTF_8);
     try {
       String hash = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes), 0, 6);
-      assets.put(STATIC + name, new Asset(STATIC + name, bytes, type, hash));
+      HttpResponse response = BrowserGuards.withDefaults(HttpResponse.create().withEntity(HttpEntities.create(type, bytes))
+          .addHeader(RawHeader.create("ETag", "\"" + hash + "\""))
+          .addHeader(RawHeader.create("Cache-Control", "public, max-age=31536000, immutable")));
+      assets.put(STATIC + name, new Asset(STATIC + name, hash, response));
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
     }
@@ -125,16 +129,19 @@ public final class PageRoutes {
     return html;
   }
 
+  /** A page's answer with the edge's default headers already on it, so that they are not added per request. */
   private static HttpResponse page(int status, String html) {
-    return HttpResponse.create().withStatus(status)
+    return BrowserGuards.withDefaults(HttpResponse.create().withStatus(status)
         .withEntity(HttpEntities.create(ContentTypes.TEXT_HTML_UTF8, html.getBytes(StandardCharsets.UTF_8)))
-        .addHeader(RawHeader.create("Cache-Control", "private, no-store"));
+        .addHeader(RawHeader.create("Cache-Control", "private, no-store")));
   }
 
-  /** The answer to a page, asset or summary request; empty for any other request (the routing tree's). */
-  public Optional<CompletionStage<HttpResponse>> handle(HttpRequest request) {
+  /**
+   * The answer to a page, asset or summary request; empty for any other request (the routing
+   * tree's). {@code path} is the request's path, which the caller has already rendered.
+   */
+  public Optional<CompletionStage<HttpResponse>> handle(HttpRequest request, String path) {
     if (request.method() != HttpMethods.GET) return Optional.empty();
-    String path = request.getUri().path();
     if (path.startsWith(STATIC)) return Optional.of(CompletableFuture.completedFuture(asset(path)));
     if (path.equals("/favicon.ico")) return Optional.of(CompletableFuture.completedFuture(asset(STATIC + "favicon.svg")));
     if (path.startsWith(API_PREFIX) && path.endsWith(SUMMARY)) {
@@ -151,7 +158,11 @@ public final class PageRoutes {
     String queueCookie = QueueToken.cookieName(eventId);
     Optional<Cookie> cookies = request.getHeader(Cookie.class);
     if (cookies.isPresent()) {
-      for (HttpCookiePair pair : cookies.get().getCookies()) {
+      // The model's own list, not its Java view: a conversion per page request otherwise.
+      scala.collection.Iterator<org.apache.pekko.http.scaladsl.model.headers.HttpCookiePair> pairs =
+          ((org.apache.pekko.http.scaladsl.model.headers.Cookie) cookies.get()).cookies().iterator();
+      while (pairs.hasNext()) {
+        var pair = pairs.next();
         if (pair.name().equals(IdentityToken.COOKIE)) identity = pair.value();
         else if (pair.name().equals(queueCookie)) queueToken = pair.value();
       }
@@ -188,9 +199,7 @@ public final class PageRoutes {
       return HttpResponse.create().withStatus(404).withEntity(ContentTypes.APPLICATION_JSON,
           "{\"error\":\"not_found\",\"message\":\"no such file\"}".getBytes(StandardCharsets.UTF_8));
     }
-    return HttpResponse.create().withEntity(HttpEntities.create(a.type(), a.bytes()))
-        .addHeader(RawHeader.create("ETag", "\"" + a.hash() + "\""))
-        .addHeader(RawHeader.create("Cache-Control", "public, max-age=31536000, immutable"));
+    return a.response();
   }
 
   private HttpResponse choose(HttpRequest request, String eventId, String account, String token, WaitingRoom.Manifest m) {
