@@ -64,7 +64,11 @@ public final class BrowserGuards {
     boolean cache = false;
     boolean frames = !html;
     boolean deny = !html;
-    for (HttpHeader h : response.getHeaders()) {
+    // The model's own list, not its Java view (a conversion per response otherwise).
+    scala.collection.Iterator<org.apache.pekko.http.scaladsl.model.HttpHeader> headers =
+        ((org.apache.pekko.http.scaladsl.model.HttpResponse) response).headers().iterator();
+    while (headers.hasNext()) {
+      HttpHeader h = headers.next();
       if (h.equals(NO_SNIFF)) sniff = true;
       else if (h.is("cache-control")) cache = true;
       else if (h.equals(NO_FRAMES)) frames = true;
