@@ -30,7 +30,7 @@ final class RequestFraming {
   private boolean keeping;
   /** Whether the current header line's name has ended (its colon was read). */
   private boolean nameEnded;
-  /** Bytes of the current line so far (its LF not counted). */
+  /** Bytes of the current line so far (its LF not counted), up to 2: only whether it is empty (but for a CR) matters. */
   private int lineLength;
   /** Whether the current line's last byte so far is a CR. */
   private boolean endsInCr;
@@ -86,7 +86,7 @@ final class RequestFraming {
     int end = i;
     while (end < n && a[end] != '\n') end++;
     if (end > i) {
-      lineLength += end - i;
+      lineLength = Math.min(2, lineLength + (end - i));
       endsInCr = a[end - 1] == '\r';
       if (keeping) keep(a, i, end);
     }
