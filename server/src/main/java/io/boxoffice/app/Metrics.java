@@ -142,6 +142,13 @@ public final class Metrics implements InventoryMetrics, EdgeMetrics, ShopMetrics
         .tag("event", eventId).publishPercentiles(0.5, 0.99).register(registry).record(commands);
   }
 
+  @Override
+  public void recovered(String eventId, long recoveryNanos) {
+    Timer.builder("boxoffice_inventory_recovery")
+        .description("Time an event's inventory took to read its snapshot and journal when it came back on this node (new, moved or restarted): the event sells nothing meanwhile")
+        .tag("event", eventId).register(registry).record(recoveryNanos, TimeUnit.NANOSECONDS);
+  }
+
   private Counter journalFailures(String store, String cause) {
     return Counter.builder("boxoffice_journal_failures")
         .description("Failed calls of the inventories on this node to the journal (writes, replays) and snapshot store (loads), by cause: breaker_open (refused by the open circuit breaker), timeout (outlived the breaker's call-timeout), rejected, error")

@@ -382,6 +382,8 @@ public final class EventInventory
    * Not persisted: the gifts are; after a move the event's own downtime is made good on recovery.
    */
   private long faultCredited;
+  /** When this incarnation started: its recovery's time is reported with {@link InventoryMetrics#recovered}. */
+  private final long startedNanos = System.nanoTime();
 
   private EventInventory(ActorContext<Command> context, PersistenceId persistenceId, InventorySettings settings,
                          Supervision supervision, WriteSpans writing) {
@@ -477,7 +479,13 @@ public final class EventInventory
    * wrote and the gap is longer than a heartbeat allows, those holds get the gap back.
    */
   private void onRecovered(State state) {
-    if (!(state instanceof Active a) || a.aliveAt == 0) return;
+    // Only a created event reports: an unknown id (a probe, a typo) must not add a metric or a log line.
+    if (!(state instanceof Active a)) return;
+    long took = System.nanoTime() - startedNanos;
+    settings.metrics().recovered(a.definition.eventId(), took);
+    // The MDC (eventId) is set for commands only: the line names the event itself.
+    context.getLog().info("event {} recovered at batch {} in {} ms", a.definition.eventId(), a.batch, took / 1_000_000);
+    if (a.aliveAt == 0) return;
     long now = settings.clock().millis();
     long gap = now - a.aliveAt;
     if (gap > 2 * settings.heartbeat().toMillis() && a.book.hasLiveHolds(a.aliveAt)) {

@@ -21,6 +21,13 @@ public interface InventoryMetrics {
    */
   default void journalFailed(String store, String cause) {}
 
+  /**
+   * An event's inventory came back (its first message on this node: a new event, a move from
+   * another node, a restart by its supervisor) and read its snapshot and journal in
+   * {@code recoveryNanos}: while it reads, the event sells nothing.
+   */
+  default void recovered(String eventId, long recoveryNanos) {}
+
   /** The journal or snapshot store answered an inventory (a write, a replay, a snapshot load): its circuit breaker lets calls through. */
   default void journalAnswered() {}
 }

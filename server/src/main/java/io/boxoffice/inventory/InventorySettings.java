@@ -41,6 +41,12 @@ public record InventorySettings(
         snapshotPluginId, queueTokens, metrics, heartbeat, faults, tracing, warmUp, recentHolds, snapshotKeep);
   }
 
+  /** These settings reporting to {@code metrics}. */
+  public InventorySettings withMetrics(InventoryMetrics metrics) {
+    return new InventorySettings(clock, random, maxBatch, maxPending, snapshotEveryEvents, availabilityInterval, journalPluginId,
+        snapshotPluginId, queueTokens, metrics, heartbeat, faults, tracing, warmUp, recentHolds, snapshotKeep);
+  }
+
   public static InventorySettings fromConfig(Config config, Clock clock, QueuePassCheck queueTokens, InventoryMetrics metrics,
                                              PlatformFaults faults) {
     Config c = config.getConfig("boxoffice.inventory");

@@ -99,6 +99,36 @@ class EventInventoryTest {
   }
 
   @Test
+  void everyIncarnationOfACreatedEventReportsItsRecoveryAndAnUnknownIdNone() {
+    String id = newEventId();
+    List<String> recovered = java.util.Collections.synchronizedList(new ArrayList<>());
+    InventoryMetrics metrics = new InventoryMetrics() {
+      @Override
+      public void batchWritten(String eventId, int commands, int decisions, long writeNanos) {}
+
+      @Override
+      public void recovered(String eventId, long recoveryNanos) {
+        recovered.add(eventId + (recoveryNanos > 0 ? "" : " in no time"));
+      }
+    };
+    var settings = TestConfigs.inventory(clock, 100).withMetrics(metrics);
+    TestProbe<EventInventory.Reply> probe = testKit.createTestProbe();
+    // An id nobody created: it answers not found and reports nothing (no metric, no log line per probe).
+    ActorRef<EventInventory.Command> unknown = testKit.spawn(EventInventory.create(newEventId(), settings));
+    unknown.tell(new EventInventory.HoldBest("a", 2, null, null, probe.getRef()));
+    probe.expectMessageClass(EventInventory.Rejected.class);
+    ActorRef<EventInventory.Command> inv = testKit.spawn(EventInventory.create(id, settings));
+    inv.tell(new EventInventory.Create(definition(id, 1000), probe.getRef()));
+    probe.expectMessage(new EventInventory.Created(id));
+    assertEquals(List.of(), recovered, "a new event has nothing to recover");
+    testKit.stop(inv);
+    ActorRef<EventInventory.Command> again = testKit.spawn(EventInventory.create(id, settings));
+    again.tell(new EventInventory.GetStats(probe.getRef()));
+    probe.expectMessageClass(EventInventory.Stats.class);
+    assertEquals(List.of(id), recovered);
+  }
+
+  @Test
   void holdDeadlinesAreHoldSecondsPlusJitterWithinItsBounds() {
     ActorRef<EventInventory.Command> inv = created(newEventId(), 2000, 100);
     TestProbe<EventInventory.Reply> probe = testKit.createTestProbe();
