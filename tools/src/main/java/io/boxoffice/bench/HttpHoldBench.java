@@ -92,22 +92,22 @@ public final class HttpHoldBench {
     System.out.printf("rounds             %d after %d HTTP warm-up, median shown (SQL window %d s or sold out; boxoffice until sold out)%n",
         rounds, warmups, window.toSeconds());
     System.out.printf("SQL SKIP LOCKED    %,9.0f holds/s   %s%n", s.rate(), BenchDb.latencies(s.latency()));
-    System.out.printf("boxoffice HTTP     %,9.0f holds/s   sell-out %.2f s   p50 %s  p99 %s   node CPU %,.0f µs per hold%n",
-        h.rate(), h.seconds(), h.p50(), h.p99(), h.cpuMicrosPerHold());
+    System.out.printf("boxoffice HTTP     %,9.0f holds/s   sell-out %.2f s   p50 %s  p99 %s   node CPU %,.0f µs per hold (%.0f%% in the kernel)%n",
+        h.rate(), h.seconds(), h.p50(), h.p99(), h.cpuMicrosPerHold(), 100 * h.kernelShare());
     StringBuilder perRound = new StringBuilder();
     for (int r = 0; r < rounds; r++) perRound.append(String.format(" %.1fx", http.get(r).rate() / sql.get(r).rate()));
     System.out.printf("ratio HTTP/SQL     %.1fx of the medians, per round%s%n", h.rate() / s.rate(), perRound);
   }
 
   /** One sell-out through wrk: holds until nothing is left, when the poll of the stats saw 0 available. */
-  record WrkRound(long holds, double seconds, double cpuSeconds, String p50, String p99, String codes) {
+  record WrkRound(long holds, double seconds, double cpuSeconds, double kernelShare, String p50, String p99, String codes) {
     double rate() { return holds / seconds; }
 
     double cpuMicrosPerHold() { return cpuSeconds * 1e6 / holds; }
 
     String line() {
-      return String.format("%,9.0f holds/s  %,6d holds in %5.2f s  p50 %s  p99 %s  node CPU %.1f s (%,.0f µs/hold)  answers %s  load %s",
-          rate(), holds, seconds, p50, p99, cpuSeconds, cpuMicrosPerHold(), codes, BenchDb.loadAverage());
+      return String.format("%,9.0f holds/s  %,6d holds in %5.2f s  p50 %s  p99 %s  node CPU %.1f s (%,.0f µs/hold, %.0f%% in the kernel)  answers %s  load %s",
+          rate(), holds, seconds, p50, p99, cpuSeconds, cpuMicrosPerHold(), 100 * kernelShare, codes, BenchDb.loadAverage());
     }
   }
 
@@ -125,7 +125,7 @@ public final class HttpHoldBench {
     Files.writeString(script, luaScript(eventId, threads, cookies));
     ProcessBuilder pb = new ProcessBuilder("wrk", "-t" + threads, "-c" + connections, "-d" + ROUND_LIMIT.toSeconds() + "s",
         "--latency", "-s", script.toString(), "http://127.0.0.1:" + node.httpPort).redirectErrorStream(true);
-    double cpu0 = node.cpuSeconds();
+    io.boxoffice.load.ChildNode.CpuTime cpu0 = node.cpuTime();
     long t0 = System.nanoTime();
     Process wrk = pb.start();
     CompletableFuture<String> out = CompletableFuture.supplyAsync(() -> {
@@ -145,14 +145,14 @@ public final class HttpHoldBench {
       }
       TimeUnit.MILLISECONDS.sleep(20);
     }
-    double cpu = node.cpuSeconds() - cpu0;
+    io.boxoffice.load.ChildNode.CpuTime cpu = node.cpuTime().minus(cpu0);
     new ProcessBuilder("kill", "-INT", Long.toString(wrk.pid())).start().waitFor();
     String said = out.get(30, TimeUnit.SECONDS);
     wrk.waitFor(30, TimeUnit.SECONDS);
     if (soldOutAt == 0) throw new IllegalStateException("not sold out (" + available + " left); wrk said: " + said);
     JsonNode seats = admin.stats(eventId).get("seats");
     long holds = seats.get("held").asLong() / 2;
-    return new WrkRound(holds, (soldOutAt - t0) / 1e9, cpu, find(WRK_P50, said), find(WRK_P99, said), find(WRK_CODES, said));
+    return new WrkRound(holds, (soldOutAt - t0) / 1e9, cpu.total(), cpu.kernelShare(), find(WRK_P50, said), find(WRK_P99, said), find(WRK_CODES, said));
   }
 
   private static String find(Pattern p, String text) {

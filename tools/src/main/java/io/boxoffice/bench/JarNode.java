@@ -59,6 +59,11 @@ final class JarNode implements AutoCloseable {
     return node.cpuSeconds();
   }
 
+  /** The node JVM's CPU time so far, user and kernel apart. */
+  io.boxoffice.load.ChildNode.CpuTime cpuTime() {
+    return node.cpuTime();
+  }
+
   @Override
   public void close() {
     node.close();

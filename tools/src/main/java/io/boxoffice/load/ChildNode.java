@@ -93,16 +93,58 @@ public final class ChildNode implements AutoCloseable {
     return cpuSeconds(process.pid());
   }
 
+  /** The node's CPU time so far, split into user and kernel time. */
+  public CpuTime cpuTime() {
+    return cpuTime(process.pid());
+  }
+
   /** The same for any process of this machine. */
   public static double cpuSeconds(long pid) {
+    return cpuTime(pid).total();
+  }
+
+  /**
+   * CPU time a process has used so far, split into time in its own code (user) and in the
+   * kernel on its behalf (system calls, wake-ups of its threads); NaN where there is no {@code /proc}.
+   */
+  public record CpuTime(double user, double kernel) {
+    public double total() {
+      return user + kernel;
+    }
+
+    public CpuTime minus(CpuTime before) {
+      return new CpuTime(user - before.user, kernel - before.kernel);
+    }
+
+    public CpuTime plus(CpuTime other) {
+      return new CpuTime(user + other.user, kernel + other.kernel);
+    }
+
+    /** The kernel's share of the total, 0-1. */
+    public double kernelShare() {
+      return kernel / total();
+    }
+  }
+
+  /** The CPU time of one process of this machine. */
+  public static CpuTime cpuTime(long pid) {
     try {
       String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
       // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
       String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-      return (Long.parseLong(f[11]) + Long.parseLong(f[12])) / (double) CLOCK_TICKS;
+      return new CpuTime(Long.parseLong(f[11]) / (double) CLOCK_TICKS, Long.parseLong(f[12]) / (double) CLOCK_TICKS);
     } catch (IOException | RuntimeException e) {
-      return Double.NaN;
+      return new CpuTime(Double.NaN, Double.NaN);
     }
+  }
+
+  /** The CPU time of a process and all its descendants alive now (nginx's master and its workers). */
+  public static CpuTime cpuTimeOfTree(ProcessHandle root) {
+    CpuTime sum = cpuTime(root.pid());
+    for (ProcessHandle child : (Iterable<ProcessHandle>) root.descendants()::iterator) {
+      sum = sum.plus(cpuTime(child.pid()));
+    }
+    return sum;
   }
 
   /** USER_HZ: the unit of /proc's CPU times, 100 on every Linux we run on. */
