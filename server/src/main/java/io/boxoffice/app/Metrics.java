@@ -143,10 +143,10 @@ public final class Metrics implements InventoryMetrics, EdgeMetrics, ShopMetrics
   }
 
   @Override
-  public void recovered(String eventId, long recoveryNanos) {
+  public void recovered(String eventId, long recoveryMillis) {
     Timer.builder("boxoffice_inventory_recovery")
-        .description("Time an event's inventory took to read its snapshot and journal when it came back on this node (new, moved or restarted): the event sells nothing meanwhile")
-        .tag("event", eventId).register(registry).record(recoveryNanos, TimeUnit.NANOSECONDS);
+        .description("Time an event's inventory took to read its snapshot and journal when it came back on this node (moved, restarted, or restarted after a failed write, backoff included): the event sells nothing meanwhile")
+        .tag("event", eventId).register(registry).record(recoveryMillis, TimeUnit.MILLISECONDS);
   }
 
   private Counter journalFailures(String store, String cause) {

@@ -382,8 +382,12 @@ public final class EventInventory
    * Not persisted: the gifts are; after a move the event's own downtime is made good on recovery.
    */
   private long faultCredited;
-  /** When this incarnation started: its recovery's time is reported with {@link InventoryMetrics#recovered}. */
-  private final long startedNanos = System.nanoTime();
+  /**
+   * When this incarnation started reading the event back (epoch ms): at its start, and again when
+   * its supervisor restarts it after a failed write. Its recovery's time is reported with
+   * {@link InventoryMetrics#recovered}.
+   */
+  private long recoveringSince;
 
   private EventInventory(ActorContext<Command> context, PersistenceId persistenceId, InventorySettings settings,
                          Supervision supervision, WriteSpans writing) {
@@ -393,6 +397,7 @@ public final class EventInventory
     this.writing = writing;
     this.random = settings.random().get();
     this.faultCredited = settings.faults().faultMillisUpTo(settings.clock().millis());
+    this.recoveringSince = settings.clock().millis();
   }
 
   /** While the platform fails, holds are given time a step ahead, so that no write is needed for every batch. */
@@ -464,6 +469,8 @@ public final class EventInventory
     return newSignalHandlerBuilder()
         .onSignal(org.apache.pekko.persistence.typed.RecoveryCompleted.instance(), this::onRecovered)
         .onSignal(org.apache.pekko.actor.typed.PostStop.instance(), state -> endUnanswered())
+        // A failed write restarts the entity (with backoff) in this same object: its read-back starts again.
+        .onSignal(org.apache.pekko.actor.typed.PreRestart.instance(), state -> recoveringSince = settings.clock().millis())
         .build();
   }
 
@@ -481,12 +488,12 @@ public final class EventInventory
   private void onRecovered(State state) {
     // Only a created event reports: an unknown id (a probe, a typo) must not add a metric or a log line.
     if (!(state instanceof Active a)) return;
-    long took = System.nanoTime() - startedNanos;
+    long now = settings.clock().millis();
+    long took = now - recoveringSince;
     settings.metrics().recovered(a.definition.eventId(), took);
     // The MDC (eventId) is set for commands only: the line names the event itself.
-    context.getLog().info("event {} recovered at batch {} in {} ms", a.definition.eventId(), a.batch, took / 1_000_000);
+    context.getLog().info("event {} recovered at batch {} in {} ms", a.definition.eventId(), a.batch, took);
     if (a.aliveAt == 0) return;
-    long now = settings.clock().millis();
     long gap = now - a.aliveAt;
     if (gap > 2 * settings.heartbeat().toMillis() && a.book.hasLiveHolds(a.aliveAt)) {
       context.getSelf().tell(new CompensateOutage(a.aliveAt, gap));

@@ -22,11 +22,12 @@ public interface InventoryMetrics {
   default void journalFailed(String store, String cause) {}
 
   /**
-   * An event's inventory came back (its first message on this node: a new event, a move from
-   * another node, a restart by its supervisor) and read its snapshot and journal in
-   * {@code recoveryNanos}: while it reads, the event sells nothing.
+   * An event's inventory came back (its first message on this node after a move from another
+   * node or a restart of this one, or a restart by its supervisor after a failed write) and read
+   * its snapshot and journal in {@code recoveryMillis} (after a failed write, from the failure:
+   * the supervisor's backoff included): meanwhile the event sells nothing.
    */
-  default void recovered(String eventId, long recoveryNanos) {}
+  default void recovered(String eventId, long recoveryMillis) {}
 
   /** The journal or snapshot store answered an inventory (a write, a replay, a snapshot load): its circuit breaker lets calls through. */
   default void journalAnswered() {}
