@@ -202,7 +202,13 @@ public final class Node {
       // Only now a member: the start-up above (class loading, the first compilations) and the
       // warm-up run before anyone watches this node's heartbeats or places shards on it.
       WarmUp.Result warm = WarmUp.run(handler, Materializer.matFromSystem(system), bo.getInt("warm-up.requests"), bo.getDuration("warm-up.max-duration"));
-      if (warm.requests() > 0) log.info("warm-up: {} requests in {} ms before joining", warm.requests(), warm.took().toMillis());
+      if (warm.requests() > 0) {
+        log.info("warm-up: {} requests in {} ms before joining", warm.requests(), warm.took().toMillis());
+        // And the read-back of an event, so the first event this node takes over reads back warm.
+        io.boxoffice.inventory.ReadBackWarmUp.Result readBack = io.boxoffice.inventory.ReadBackWarmUp.run(system);
+        log.info("warm-up: an event of {} seats written and read back ({} bytes) in {} ms", readBack.seats(), readBack.bytes(),
+            readBack.took().toMillis());
+      }
       join(system, config, settings);
       PodDeletionCost.startIfConfigured(system, config);
       Config probe = bo.getConfig("dead-member-probe");
