@@ -86,3 +86,16 @@ describe('every vector inside workerd', () => {
     assert.deepEqual(got.prefixes, vectors.prefixes.map((p) => p.prefix));
   });
 });
+
+describe('the worker\'s settings are the nodes\' shipped ones', () => {
+  test('token lifetime and clock-skew leeway: the defaults and wrangler.toml', async () => {
+    const { settingsOf } = await import('../src/settings.js');
+    const s = await settingsOf({ ORIGIN: 'http://127.0.0.1:1', QUEUE_KEYS: vectors.queueKeys.q1, IDENTITY_KEYS: vectors.identityKeys.i1 });
+    assert.equal(s.mode, 'edge');
+    assert.equal(s.ttlSeconds, settings.tokenTtlSeconds);
+    assert.equal(s.skewSeconds, settings.clockSkewSeconds);
+    const toml = readFileSync(new URL('../wrangler.toml', import.meta.url), 'utf8');
+    assert.match(toml, new RegExp(`^QUEUE_TOKEN_TTL_SECONDS = "${settings.tokenTtlSeconds}"$`, 'm'));
+    assert.match(toml, new RegExp(`^CLOCK_SKEW_SECONDS = "${settings.clockSkewSeconds}"$`, 'm'));
+  });
+});

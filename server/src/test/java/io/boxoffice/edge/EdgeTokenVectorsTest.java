@@ -36,9 +36,11 @@ import org.junit.jupiter.api.Test;
 class EdgeTokenVectorsTest {
   static final Path FILE = Path.of("edge-worker", "test", "token-vectors.json");
   static final Instant T0 = Instant.parse("2026-12-05T10:00:00Z");
-  static final Duration TTL = Duration.ofHours(24);
-  static final Duration WINDOW = Duration.ofMinutes(30);
-  static final Duration SKEW = Duration.ofSeconds(15);
+  /** The shipped settings (conf/boxoffice.conf): the worker's defaults and wrangler.toml must say the same. */
+  static final com.typesafe.config.Config SHIPPED = com.typesafe.config.ConfigFactory.load().getConfig("boxoffice.queue");
+  static final Duration TTL = SHIPPED.getDuration("token-ttl");
+  static final Duration WINDOW = SHIPPED.getDuration("admission-window");
+  static final Duration SKEW = SHIPPED.getDuration("clock-skew");
   static final long LOBBY_INDEX = 1L << 62;
 
   /** A fixed key: bytes 0..n-1 plus a seed, so the file is the same on every run. */
