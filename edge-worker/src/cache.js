@@ -41,9 +41,10 @@ export class EdgeCache {
    * The entry for key, and how it was found: 'hit' (fresh), 'stale' (served while one refresh
    * runs or the origin is down), 'miss' (loaded now), or {entry: null, error} when nothing is
    * cached and the origin failed. load() returns an origin Response or throws; cacheable(status)
-   * says which answers to keep (a 5xx never replaces a good entry).
+   * says which answers to keep (a 5xx never replaces a good entry). Concurrent first requests
+   * of a key make one origin request; the others wait for it at most waitMillis.
    */
-  async get(key, { refreshMillis, nowMillis, load, cacheable, waitUntil }) {
+  async get(key, { refreshMillis, nowMillis, load, cacheable, waitUntil, waitMillis = 10000 }) {
     let entry = this.peek(key);
     if (entry === null) entry = await this.fromCacheApi(key);
     if (entry !== null) {
@@ -55,7 +56,14 @@ export class EdgeCache {
       }
       return { entry, source: 'stale' };
     }
-    // Nothing cached: this request loads it (concurrent first requests may each load once).
+    // Nothing cached. When another request of this isolate is loading it already, wait for its
+    // result (polling memory on this request's own timers: a promise of another request must
+    // not be awaited in Workers); otherwise this request loads it.
+    if (this.inFlight.has(key)) {
+      const waited = await this.awaitOther(key, waitMillis);
+      if (waited !== null) return { entry: waited, source: 'hit' };
+    }
+    this.inFlight.add(key);
     try {
       const response = await load();
       const fresh = await snapshot(response, Date.now());
@@ -66,7 +74,20 @@ export class EdgeCache {
       return { entry: fresh, source: 'miss' };
     } catch (error) {
       return { entry: null, source: 'error', error };
+    } finally {
+      this.inFlight.delete(key);
     }
+  }
+
+  /** The entry another request is loading, once it is stored; null when that load ends without one or takes too long. */
+  async awaitOther(key, waitMillis) {
+    const deadline = Date.now() + waitMillis;
+    while (this.inFlight.has(key) && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      const entry = this.peek(key);
+      if (entry !== null) return entry;
+    }
+    return this.peek(key);
   }
 
   async refresh(key, load, cacheable, refreshMillis) {

@@ -32,11 +32,6 @@ function edgeCache() {
   return cache;
 }
 
-/** Forgets the isolate's cache (tests). */
-export function resetCache() {
-  cache = null;
-}
-
 /** The value of one cookie of the request, or null. */
 export function cookie(request, name) {
   const header = request.headers.get('cookie');
@@ -100,14 +95,14 @@ async function cached(request, ctx, settings, clientIp, { key, path, refreshMill
     if (identityCookie) headers.set('cookie', `${identity.COOKIE}=${identityCookie}`);
     return fetch(settings.origin + path, { headers, redirect: 'manual', signal: timeoutSignal(settings.originTimeoutMillis) });
   };
-  const found = await edgeCache().get(settings.origin + key, {
+  return edgeCache().get(settings.origin + key, {
     refreshMillis,
     nowMillis,
     load,
     cacheable: (s) => PUBLIC_STATUSES.has(s),
     waitUntil: (p) => ctx.waitUntil(p),
+    waitMillis: settings.originTimeoutMillis,
   });
-  return found;
 }
 
 async function publicResource(request, ctx, settings, clientIp, spec, { html }) {
@@ -182,9 +177,8 @@ async function handle(request, env, ctx) {
   const { token: idToken, account } = await signedIn(request, settings);
   if (account === null) return answers.unauthenticated();
   if (isManifest) {
-    const path2 = `/api/events/${eventId}/queue/manifest`;
     return publicResource(request, ctx, settings, clientIp,
-      { key: path2, path: path2, refreshMillis: settings.manifestRefreshMillis, identityCookie: idToken }, { html: false });
+      { key: path, path, refreshMillis: settings.manifestRefreshMillis, identityCookie: idToken }, { html: false });
   }
   const prefix = clientPrefix(clientIp);
   if (prefix === null) return forward(request, url, settings, clientIp); // no client address to bind to: the origin decides

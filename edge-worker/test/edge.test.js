@@ -110,6 +110,17 @@ describe('waiting fans stay at the edge', () => {
     assert.ok(reached <= Math.ceil(elapsed / 1000) + 1, `${reached} origin requests in ${elapsed} ms for ${asked} fan requests`);
   });
 
+  test('a crowd arriving at once at a cold edge makes one origin request per resource', async () => {
+    origin.setManifest('w6', { admittedUpTo: 10 });
+    const fans = await Promise.all(Array.from({ length: 30 }, () => fan('w6')));
+    const mark = origin.requests.length;
+    for (const path of ['/events/w6', '/api/events/w6/queue/manifest']) origin.slowOnce(path);
+    const answers = await Promise.all(fans.flatMap((f) => [call(f, '/events/w6'), call(f, '/api/events/w6/queue/manifest')]));
+    for (const a of answers) assert.equal(a.status, 200);
+    assert.equal(origin.count('/events/w6', mark), 1);
+    assert.equal(origin.count('/api/events/w6/queue/manifest', mark), 1);
+  });
+
   test('a paused and then a sold-out sale shows at the edge within 5 s', async () => {
     origin.setManifest('w3', { admittedUpTo: 10 });
     const f = await fan('w3');

@@ -7,6 +7,7 @@ export async function startFakeOrigin() {
   const manifests = new Map();
   const requests = [];
   let down = false;
+  const slow = new Set();
   const server = http.createServer((req, res) => {
     const chunks = [];
     req.on('data', (c) => chunks.push(c));
@@ -16,6 +17,11 @@ export async function startFakeOrigin() {
         return;
       }
       const url = new URL(req.url, 'http://origin');
+      if (slow.has(url.pathname)) {
+        slow.delete(url.pathname);
+        setTimeout(() => req.emit('end'), 300);
+        return;
+      }
       const seen = { method: req.method, path: url.pathname, search: url.search, headers: req.headers, body: Buffer.concat(chunks).toString() };
       requests.push(seen);
       const send = (status, body, headers = {}) => {
@@ -65,6 +71,10 @@ export async function startFakeOrigin() {
     },
     setManifest(eventId, manifest) {
       manifests.set(eventId, { state: 'waiting', admittedUpTo: 0, admissionPerMinute: 600, seatsRemaining: 1000, ...manifest });
+    },
+    /** The next request of this path is answered 300 ms late. */
+    slowOnce(path) {
+      slow.add(path);
     },
     setDown(value) {
       down = value;
