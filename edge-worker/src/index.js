@@ -45,11 +45,10 @@ export function cookie(request, name) {
 }
 
 /** Headers for the origin: the client's, with X-Forwarded-For naming the client address Cloudflare saw (never one the client wrote). */
-function originHeaders(request, clientIp, { cookies = true } = {}) {
+function originHeaders(request, clientIp) {
   const headers = new Headers(request.headers);
   headers.delete('x-forwarded-for');
   if (clientIp) headers.set('x-forwarded-for', clientIp);
-  if (!cookies) headers.delete('cookie');
   return headers;
 }
 
@@ -87,10 +86,10 @@ function fromEntry(request, entry, source, nowMillis) {
  * the manifest, which the origin answers only to a signed-in fan: it is asked with the bo_id
  * of the fan whose request refreshes it (already verified here), never with a queue cookie.
  */
-async function cached(request, ctx, settings, clientIp, { key, path, refreshMillis, identityCookie = null }) {
+async function cached(request, ctx, settings, clientIp, { key, path, refreshMillis, identityCookie = null, accept = '*/*' }) {
   const nowMillis = Date.now();
   const load = () => {
-    const headers = new Headers({ accept: request.headers.get('accept') ?? '*/*' });
+    const headers = new Headers({ accept });
     if (clientIp) headers.set('x-forwarded-for', clientIp);
     if (identityCookie) headers.set('cookie', `${identity.COOKIE}=${identityCookie}`);
     return fetch(settings.origin + path, { headers, redirect: 'manual', signal: timeoutSignal(settings.originTimeoutMillis) });
@@ -158,8 +157,12 @@ async function handle(request, env, ctx) {
   }
   const page = path.match(/^\/events\/([^/]+)$/);
   if (get && page && EVENT_ID.test(page[1])) {
-    return publicResource(request, ctx, settings, clientIp,
-      { key: path, path, refreshMillis: settings.pageRefreshMillis }, { html: true });
+    // The origin answers an unknown event with a 404 page to a browser and JSON to anyone else: two variants.
+    const browser = (request.headers.get('accept') ?? '').includes('text/html');
+    return publicResource(request, ctx, settings, clientIp, {
+      key: `${path}?variant=${browser ? 'html' : 'other'}`, path, refreshMillis: settings.pageRefreshMillis,
+      accept: browser ? 'text/html' : 'application/json',
+    }, { html: true });
   }
   const api = path.match(/^\/api\/events\/([^/]+)\/(.+)$/);
   if (!api || !EVENT_ID.test(api[1])) return forward(request, url, settings, clientIp);
