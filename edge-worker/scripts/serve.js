@@ -9,7 +9,7 @@ const names = ['ORIGIN', 'EDGE_MODE', 'QUEUE_KEYS', 'IDENTITY_KEYS', 'QUEUE_TOKE
 const vars = Object.fromEntries(names.filter((n) => process.env[n] !== undefined).map((n) => [n, process.env[n]]));
 vars.ORIGIN ??= 'http://127.0.0.1:8080';
 const port = Number(process.env.PORT ?? 8787);
-const w = await startWorkerd(vars, { port });
+const w = await startWorkerd(vars, { port, echo: true });
 console.log(`edge worker on ${w.url} in front of ${vars.ORIGIN}`);
 const stop = async () => {
   await w.stop();
@@ -17,7 +17,3 @@ const stop = async () => {
 };
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);
-setInterval(() => {
-  const out = w.output();
-  if (out) process.stdout.write('');
-}, 1 << 30);

@@ -68,9 +68,9 @@ function workerdBinary() {
 /**
  * Starts workerd with the worker and these vars/secrets (all text bindings, as `wrangler`
  * gives them); resolves once it answers: {url, port, stop(), output()}. `main` names another
- * main module (a test's), which may import the worker's modules.
+ * main module (a test's), which may import the worker's modules; `echo` prints workerd's output.
  */
-export async function startWorkerd(vars, { port, main = null } = {}) {
+export async function startWorkerd(vars, { port, main = null, echo = false } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'edge-worker-'));
   const modules = readdirSync(SRC).filter((f) => f.endsWith('.js'));
   for (const m of modules) copyFileSync(join(SRC, m), join(dir, m));
@@ -84,8 +84,14 @@ export async function startWorkerd(vars, { port, main = null } = {}) {
   writeFileSync(join(dir, 'config.capnp'), config(modules, vars, listen));
   const child = spawn(workerdBinary(), ['serve', 'config.capnp', '--verbose'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
-  child.stdout.on('data', (d) => (output += d));
-  child.stderr.on('data', (d) => (output += d));
+  child.stdout.on('data', (d) => {
+    output += d;
+    if (echo) process.stdout.write(d);
+  });
+  child.stderr.on('data', (d) => {
+    output += d;
+    if (echo) process.stderr.write(d);
+  });
   let exited = false;
   child.on('exit', () => (exited = true));
   const url = `http://127.0.0.1:${listen}`;
