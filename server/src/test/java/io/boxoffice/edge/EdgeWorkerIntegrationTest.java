@@ -190,6 +190,9 @@ class EdgeWorkerIntegrationTest {
       }
     }
     long seconds = (System.nanoTime() - started) / 1_000_000_000L + 1;
+    System.out.printf("edge: %d waiting fans made %d requests in %d s; the origin answered %d pages, %d statuses, %d manifests%n",
+        waiting.size(), asked, seconds, originRequests("page") - pages, originRequests("queue_status") - statuses,
+        originRequests("queue_manifest") - manifests);
     assertEquals(pages, originRequests("page"), "no page reached the origin while " + asked + " requests waited");
     assertEquals(statuses, originRequests("queue_status"), "no waiting fan's status reached the origin");
     assertTrue(originRequests("queue_manifest") - manifests <= seconds + 1,
