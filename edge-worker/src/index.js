@@ -94,7 +94,8 @@ async function cached(request, ctx, settings, clientIp, { key, path, refreshMill
     if (identityCookie) headers.set('cookie', `${identity.COOKIE}=${identityCookie}`);
     return fetch(settings.origin + path, { headers, redirect: 'manual', signal: timeoutSignal(settings.originTimeoutMillis) });
   };
-  return edgeCache().get(settings.origin + key, {
+  // Keyed on the request's own host (the Cache API keeps only URLs of the worker's zone), never on cookies.
+  return edgeCache().get(`${new URL(request.url).origin}/__boxoffice-edge-cache${key}`, {
     refreshMillis,
     nowMillis,
     load,
