@@ -333,6 +333,27 @@ describe('the origin down', () => {
   });
 });
 
+describe('the origin failing', () => {
+  test('a 5xx never replaces a cached page or manifest', async () => {
+    origin.setManifest('d2', { admittedUpTo: 4 });
+    const f = await fan('d2');
+    assert.equal((await call(f, '/events/d2')).status, 200);
+    assert.equal((await call(f, '/api/events/d2/queue/manifest')).status, 200);
+    origin.failWith(503);
+    try {
+      await new Promise((r) => setTimeout(r, 1200));
+      for (let i = 0; i < 3; i++) {
+        const manifest = await json(await call(f, '/api/events/d2/queue/manifest'));
+        assert.deepEqual([manifest.status, manifest.body.admittedUpTo], [200, 4]);
+        assert.equal((await call(f, '/events/d2')).status, 200);
+        await new Promise((r) => setTimeout(r, 300));
+      }
+    } finally {
+      origin.failWith(0);
+    }
+  });
+});
+
 describe('kill switch and misconfiguration', () => {
   test('EDGE_MODE=passthrough sends everything to the origin, refusals included', async () => {
     const passthrough = await startWorkerd({ ORIGIN: origin.url, QUEUE_KEYS: Q1, IDENTITY_KEYS: ID1, EDGE_MODE: 'passthrough' });

@@ -7,6 +7,7 @@ export async function startFakeOrigin() {
   const manifests = new Map();
   const requests = [];
   let down = false;
+  let failing = 0;
   const slow = new Set();
   const server = http.createServer((req, res) => {
     const chunks = [];
@@ -17,6 +18,11 @@ export async function startFakeOrigin() {
         return;
       }
       const url = new URL(req.url, 'http://origin');
+      if (failing) {
+        res.writeHead(failing, { 'content-type': 'application/json', 'retry-after': '1' });
+        res.end(JSON.stringify({ error: 'unavailable', message: 'the origin is failing' }));
+        return;
+      }
       if (slow.has(url.pathname)) {
         slow.delete(url.pathname);
         setTimeout(() => req.emit('end'), 300);
@@ -75,6 +81,10 @@ export async function startFakeOrigin() {
     /** The next request of this path is answered 300 ms late. */
     slowOnce(path) {
       slow.add(path);
+    },
+    /** Every request answered with this status (0: normally). */
+    failWith(status) {
+      failing = status;
     },
     setDown(value) {
       down = value;
