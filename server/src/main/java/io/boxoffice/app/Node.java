@@ -324,8 +324,10 @@ public final class Node {
     ShopRoutes shop = new ShopRoutes(api, bulkheads, identity,
         new QueueAdmission(api, line.fans(), manifests, queueTokens, clock, tokenMaxAge), views, refs.inventories(),
         refs.carts(), system.scheduler(), ShopSettings.fromConfig(config), metrics);
-    TicketRoutes tickets = new TicketRoutes(api, identity, barcodes, bo.getString("secrets.gate-token"),
-        new CartOrders(refs.carts(), api.askTimeout(), system.scheduler()), refs.wallets(),
+    // Order ids name their event: a made-up one is 404 before any cart is asked (Manifests knows the events).
+    TicketRoutes tickets = new TicketRoutes(api, identity, line.fans(), io.boxoffice.queue.domain.BotSettings.from(config).qrCost(),
+        barcodes, bo.getString("secrets.gate-token"),
+        new CartOrders(manifests, refs.carts(), api.askTimeout(), system.scheduler()), refs.wallets(),
         refs.inventories(), system.scheduler());
     AllDirectives d = new AllDirectives() {};
     // The queue's paths come before the shop's: the shop checks admission for every path under an event.
