@@ -230,10 +230,13 @@ class HostileCrowdBatteryTest {
     return new HttpFan(node.httpPort()).withCookie(TestNode.identityOf(accountId, Clock.systemUTC()));
   }
 
-  /** The entities of the event-side kinds a made-up event must never start, by kind. */
+  /** The entities of the kinds a made-up event must never start (each id begins with its event's), by kind. */
   static Map<String, java.util.Set<String>> eventEntities(Node node) {
     return Map.of("Cart", Hostile.entities(node, io.boxoffice.cart.Cart.ENTITY_TYPE_KEY),
-        "EventInventory", Hostile.entities(node, io.boxoffice.inventory.EventInventory.ENTITY_TYPE_KEY));
+        "EventInventory", Hostile.entities(node, io.boxoffice.inventory.EventInventory.ENTITY_TYPE_KEY),
+        "WaitingRoom", Hostile.entities(node, io.boxoffice.queue.WaitingRoom.ENTITY_TYPE_KEY),
+        "QueuePlace", Hostile.entities(node, io.boxoffice.queue.QueuePlace.ENTITY_TYPE_KEY),
+        "PresaleRegistry", Hostile.entities(node, io.boxoffice.queue.PresaleRegistry.ENTITY_TYPE_KEY));
   }
 
   /**
@@ -276,6 +279,24 @@ class HostileCrowdBatteryTest {
           sent.put("qr " + event, fan.sendAsync("GET", "/api/me/tickets/" + event + "." + account + ".1.A-1-1/qr", null,
               "X-Forwarded-For", own));
         }
+      }
+      // Every other fan route that names an event, for 20 more made-up events (one account and network each).
+      for (int a = 0; a < 20; a++) {
+        String account = "acct-" + UUID.randomUUID().toString().substring(0, 12);
+        HttpFan fan = signedIn(node, account);
+        String own = network();
+        String base = "/api/events/" + madeUp + "-route-" + a;
+        for (String get : List.of("/seatmap", "/availability", "/cart", "/summary", "/queue/status", "/queue/manifest",
+            "/queue/challenge")) {
+          sent.put("GET " + base + get, fan.sendAsync("GET", base + get, null, "X-Forwarded-For", own));
+        }
+        sent.put("hold " + base, fan.sendAsync("POST", base + "/cart/holds", "{\"best\":{\"quantity\":1}}", "X-Forwarded-For", own));
+        sent.put("release " + base, fan.sendAsync("DELETE", base + "/cart/holds/A-1-1", null, "X-Forwarded-For", own));
+        sent.put("checkout " + base, fan.sendAsync("POST", base + "/cart/checkout", "{\"paymentToken\":\"tok_visa\"}",
+            "Idempotency-Key", UUID.randomUUID().toString(), "X-Forwarded-For", own));
+        sent.put("join " + base, fan.sendAsync("POST", base + "/queue", "{}", "X-Forwarded-For", own));
+        sent.put("leave " + base, fan.sendAsync("DELETE", base + "/queue", null, "X-Forwarded-For", own));
+        sent.put("presale " + base, fan.sendAsync("POST", base + "/presale/registrations", "{}", "X-Forwarded-For", own));
       }
       // ... and another fan's made-up order of the real event is no order either (its cart is the real event's).
       sent.put("someone else's order", buyer.sendAsync("GET", "/api/orders/" + openEvent + ".acct-other.1", null, "X-Forwarded-For", net));
