@@ -184,7 +184,7 @@ public final class Node {
           .withHoldTimer(bo.getDuration("cart.hold-recheck"), bo.getDuration("cart.hold-release-grace"), metrics)
           .withShoppingStarted((eventId, accountId) ->
               refs.places().apply(QueuePlace.entityId(eventId, accountId)).tell(new QueuePlace.Shopping()))
-          .withTracing(tracing));
+          .withTracing(tracing), bo.getDuration("cart.passivate-idle-after"));
       // Journal write times are wall-clock times, so the sweep measures staleness on the wall clock.
       CheckoutRecovery.init(system, readSide, Clock.systemUTC(), bo.getDuration("checkout-recovery.interval"),
           bo.getDuration("checkout-recovery.stalled-after"), refs.carts());

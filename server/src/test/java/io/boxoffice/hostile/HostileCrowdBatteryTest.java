@@ -390,4 +390,34 @@ class HostileCrowdBatteryTest {
       node.stop();
     }
   }
+
+  /**
+   * Finding 1, the real events' side: a cart that no request reaches stops after
+   * {@code boxoffice.cart.passivate-idle-after} (shortened here), and a later request finds it again.
+   */
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"h2", "postgres"})
+  void anIdleCartOfARealEventPassivatesAndComesBackOnItsNextRequest(String database) throws Exception {
+    Config test = database.equals("h2")
+        ? TestNode.config("", Files.createTempDirectory("boxoffice-battery").toString())
+        : TestNode.config(TestNode.PG_URL, "target/unused");
+    Node node = Node.start(ConfigFactory.parseMap(Map.of("boxoffice.cart.passivate-idle-after", "2s"))
+        .withFallback(production()).withFallback(test), new Node.Options(Clock.systemUTC(), TestNode.payments()));
+    try {
+      Sales sales = new Sales(node.httpPort(), TestNode.ADMIN_TOKEN);
+      String eventId = sales.openEvent(sales.venue());
+      String account = "acct-" + UUID.randomUUID().toString().substring(0, 12);
+      HttpFan fan = signedIn(node, account);
+      String net = network();
+      String cart = io.boxoffice.cart.Cart.entityId(eventId, account);
+      Hostile.refused(fan.send("GET", "/api/orders/" + eventId + "." + account + ".1", null, "X-Forwarded-For", net), 404, "not_found");
+      assertTrue(Hostile.entities(node, io.boxoffice.cart.Cart.ENTITY_TYPE_KEY).contains(cart), "the order was asked of the cart");
+      org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(20))
+          .until(() -> !Hostile.entities(node, io.boxoffice.cart.Cart.ENTITY_TYPE_KEY).contains(cart));
+      Hostile.refused(fan.send("GET", "/api/orders/" + eventId + "." + account + ".1", null, "X-Forwarded-For", net), 404, "not_found");
+      assertTrue(Hostile.entities(node, io.boxoffice.cart.Cart.ENTITY_TYPE_KEY).contains(cart), "the cart came back");
+    } finally {
+      node.stop();
+    }
+  }
 }
