@@ -33,6 +33,7 @@ import io.boxoffice.queue.Manifests;
 import io.boxoffice.queue.PresaleRegistry;
 import io.boxoffice.queue.QueuePlace;
 import io.boxoffice.queue.WaitingRoom;
+import io.boxoffice.queue.domain.BotSettings;
 import io.boxoffice.queue.domain.QueueToken;
 import io.boxoffice.queue.domain.QueueTokenSettings;
 import io.boxoffice.queue.http.PageRoutes;
@@ -325,7 +326,7 @@ public final class Node {
         new QueueAdmission(api, line.fans(), manifests, queueTokens, clock, tokenMaxAge), views, refs.inventories(),
         refs.carts(), system.scheduler(), ShopSettings.fromConfig(config), metrics);
     // Order ids name their event: a made-up one is 404 before any cart is asked (Manifests knows the events).
-    TicketRoutes tickets = new TicketRoutes(api, identity, line.fans(), io.boxoffice.queue.domain.BotSettings.from(config).qrCost(),
+    TicketRoutes tickets = new TicketRoutes(api, identity, line.fans(), BotSettings.from(config).qrCost(),
         barcodes, bo.getString("secrets.gate-token"),
         new CartOrders(manifests, refs.carts(), api.askTimeout(), system.scheduler()), refs.wallets(),
         refs.inventories(), system.scheduler());

@@ -1,6 +1,5 @@
 package io.boxoffice.edge;
 
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -16,9 +15,4 @@ public interface KnownEvents {
    * tell yet. Never starts an entity.
    */
   CompletionStage<Void> exists(String eventId);
-
-  /** Every id exists (tests of a route alone). */
-  static KnownEvents all() {
-    return eventId -> CompletableFuture.completedFuture(null);
-  }
 }
