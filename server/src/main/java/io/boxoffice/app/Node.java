@@ -33,6 +33,7 @@ import io.boxoffice.queue.Manifests;
 import io.boxoffice.queue.PresaleRegistry;
 import io.boxoffice.queue.QueuePlace;
 import io.boxoffice.queue.WaitingRoom;
+import io.boxoffice.queue.domain.BotSettings;
 import io.boxoffice.queue.domain.QueueToken;
 import io.boxoffice.queue.domain.QueueTokenSettings;
 import io.boxoffice.queue.http.PageRoutes;
@@ -184,7 +185,7 @@ public final class Node {
           .withHoldTimer(bo.getDuration("cart.hold-recheck"), bo.getDuration("cart.hold-release-grace"), metrics)
           .withShoppingStarted((eventId, accountId) ->
               refs.places().apply(QueuePlace.entityId(eventId, accountId)).tell(new QueuePlace.Shopping()))
-          .withTracing(tracing));
+          .withTracing(tracing), bo.getDuration("cart.passivate-idle-after"));
       // Journal write times are wall-clock times, so the sweep measures staleness on the wall clock.
       CheckoutRecovery.init(system, readSide, Clock.systemUTC(), bo.getDuration("checkout-recovery.interval"),
           bo.getDuration("checkout-recovery.stalled-after"), refs.carts());
@@ -324,8 +325,10 @@ public final class Node {
     ShopRoutes shop = new ShopRoutes(api, bulkheads, identity,
         new QueueAdmission(api, line.fans(), manifests, queueTokens, clock, tokenMaxAge), views, refs.inventories(),
         refs.carts(), system.scheduler(), ShopSettings.fromConfig(config), metrics);
-    TicketRoutes tickets = new TicketRoutes(api, identity, barcodes, bo.getString("secrets.gate-token"),
-        new CartOrders(refs.carts(), api.askTimeout(), system.scheduler()), refs.wallets(),
+    // Order ids name their event: a made-up one is 404 before any cart is asked (Manifests knows the events).
+    TicketRoutes tickets = new TicketRoutes(api, identity, line.fans(), BotSettings.from(config).qrCost(),
+        barcodes, bo.getString("secrets.gate-token"),
+        new CartOrders(manifests, refs.carts(), api.askTimeout(), system.scheduler()), refs.wallets(),
         refs.inventories(), system.scheduler());
     AllDirectives d = new AllDirectives() {};
     // The queue's paths come before the shop's: the shop checks admission for every path under an event.

@@ -35,6 +35,8 @@ import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
+import org.apache.pekko.cluster.sharding.typed.ClusterShardingSettings;
+import org.apache.pekko.cluster.sharding.typed.ShardingEnvelope;
 import org.apache.pekko.cluster.sharding.typed.javadsl.ClusterSharding;
 import org.apache.pekko.cluster.sharding.typed.javadsl.Entity;
 import org.apache.pekko.cluster.sharding.typed.javadsl.EntityTypeKey;
@@ -194,9 +196,25 @@ public final class Cart extends EventSourcedBehaviorWithEnforcedReplies<Cart.Com
   // ---- wiring ----------------------------------------------------------------------------
 
   public static void init(ActorSystem<?> system, CartSettings settings) {
-    ClusterSharding.get(system).init(
-        Entity.of(ENTITY_TYPE_KEY, ctx -> create(ctx.getEntityId(), settings)).withRole("inventory")
-        .withAllocationStrategy(io.boxoffice.common.WarmPlacement.balanced(system)));
+    init(system, settings, null);
+  }
+
+  /**
+   * As {@link #init(ActorSystem, CartSettings)}, and a cart that no message has reached for
+   * {@code passivateIdleAfter} stops (it reads itself back from its journal on its next message),
+   * besides the least recently used beyond the configured bound; null: the bound alone. Its own
+   * timers (holds, retries) do not keep it: the idle time must outlast a hold (boxoffice.conf).
+   */
+  public static void init(ActorSystem<?> system, CartSettings settings, Duration passivateIdleAfter) {
+    Entity<Command, ShardingEnvelope<Command>> entity = Entity.of(ENTITY_TYPE_KEY, ctx -> create(ctx.getEntityId(), settings))
+        .withRole("inventory")
+        .withAllocationStrategy(io.boxoffice.common.WarmPlacement.balanced(system));
+    if (passivateIdleAfter != null) {
+      ClusterShardingSettings sharding = ClusterShardingSettings.create(system);
+      entity = entity.withSettings(sharding.withPassivationStrategy(
+          sharding.passivationStrategySettings().withIdleEntityPassivation(passivateIdleAfter)));
+    }
+    ClusterSharding.get(system).init(entity);
   }
 
   public static Behavior<Command> create(String entityId, CartSettings settings) {

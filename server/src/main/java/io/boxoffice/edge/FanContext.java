@@ -52,9 +52,14 @@ public final class FanContext extends AllDirectives {
 
   /** Runs {@code inner} if both the account's and the prefix's buckets have a token, else 429. */
   public Route limited(String account, String prefix, Supplier<Route> inner) {
-    TokenBuckets.Decision byAccount = perAccount.tryTake(account);
+    return limited(account, prefix, 1, inner);
+  }
+
+  /** Runs {@code inner} if both the account's and the prefix's buckets have {@code cost} tokens, else 429. */
+  public Route limited(String account, String prefix, int cost, Supplier<Route> inner) {
+    TokenBuckets.Decision byAccount = perAccount.tryTake(account, cost);
     if (!byAccount.allowed()) return tooMany(byAccount.retryAfterSeconds());
-    TokenBuckets.Decision byPrefix = perPrefix.tryTake(prefix);
+    TokenBuckets.Decision byPrefix = perPrefix.tryTake(prefix, cost);
     if (!byPrefix.allowed()) return tooMany(byPrefix.retryAfterSeconds());
     return inner.get();
   }

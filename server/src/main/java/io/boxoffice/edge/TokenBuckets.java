@@ -31,6 +31,7 @@ public final class TokenBuckets {
   }
 
   private final int maxKeys;
+  private final int capacity;
   private final Clock clock;
   /** Nanoseconds to refill one token. */
   private final long interval;
@@ -43,6 +44,7 @@ public final class TokenBuckets {
     if (!(perSecond > 0)) throw new IllegalArgumentException("perSecond must be positive");
     if (maxKeys < 1) throw new IllegalArgumentException("maxKeys must be at least 1");
     this.maxKeys = maxKeys;
+    this.capacity = capacity;
     this.clock = clock;
     this.interval = Math.max(1, Math.round(NANOS_PER_SECOND / perSecond));
     this.tolerance = (capacity - 1) * interval;
@@ -50,18 +52,29 @@ public final class TokenBuckets {
 
   /** Takes a token from {@code key}'s bucket if there is one. */
   public Decision tryTake(String key) {
+    return tryTake(key, 1);
+  }
+
+  /**
+   * Takes {@code cost} tokens at once from {@code key}'s bucket if it holds that many (a request
+   * that costs the server more than a cheap read); a cost above the bucket's capacity takes all of a full bucket.
+   */
+  public Decision tryTake(String key, int cost) {
+    if (cost < 1) throw new IllegalArgumentException("cost must be at least 1");
+    long take = Math.min(cost, capacity) * interval;
+    long room = tolerance + interval - take;
     long now = clock.millis() * 1_000_000L;
     long[] wait = new long[1];
     boolean[] created = new boolean[1];
     fullAtByKey.compute(key, (k, fullAt) -> {
       if (fullAt == null) created[0] = true;
       long from = fullAt == null ? now : Math.max(fullAt, now);
-      long shortBy = from - now - tolerance;
+      long shortBy = from - now - room;
       if (shortBy > 0) {
         wait[0] = shortBy;
         return fullAt;
       }
-      return from + interval;
+      return from + take;
     });
     if (created[0] && fullAtByKey.size() > maxKeys) evict(now);
     if (wait[0] == 0) return Decision.ALLOWED;

@@ -1,6 +1,7 @@
 package io.boxoffice.queue;
 
 import io.boxoffice.edge.ApiError;
+import io.boxoffice.edge.KnownEvents;
 import io.boxoffice.queue.domain.Phase;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -27,7 +28,7 @@ import org.apache.pekko.actor.typed.pubsub.Topic;
  * also this node's list of the events that exist: an event it has not heard of is unknown (404)
  * and nobody is asked, so requests for made-up events start no entity and leave no trace.
  */
-public final class Manifests {
+public final class Manifests implements KnownEvents {
   public static final String TOPIC = "onsale-manifests";
 
   private final Map<String, WaitingRoom.Manifest> byEvent = new ConcurrentHashMap<>();
@@ -108,19 +109,39 @@ public final class Manifests {
   public CompletionStage<WaitingRoom.Manifest> current(String eventId) {
     WaitingRoom.Manifest m = byEvent.get(eventId);
     if (m != null) return CompletableFuture.completedFuture(m);
-    // Before the catalogue is read, and for a catalogued room not heard yet, the wait is bounded
-    // and shared: a flood of made-up ids waits on the same catalogue and then costs nothing.
-    return catalogueRead.copy().orTimeout(settings.roomStartWait().toMillis(), TimeUnit.MILLISECONDS)
-        .thenCompose(c -> c.contains(eventId) ? CompletableFuture.completedFuture(c)
-            : lookUp(eventId).exceptionallyCompose(e -> CompletableFuture.failedFuture(tryAgain())))
-        .exceptionallyCompose(e -> CompletableFuture.failedFuture(
-            e instanceof ApiError || e.getCause() instanceof ApiError ? e : unknown(eventId)))
+    return catalogueAsked(eventId)
         .thenCompose(c -> {
           if (!c.contains(eventId)) return CompletableFuture.failedFuture(unknown(eventId));
           wake(eventId);
           return awaitHeard(eventId, heard -> true, settings.roomStartWait())
               .exceptionallyCompose(e -> CompletableFuture.failedFuture(unknown(eventId)));
         });
+  }
+
+  /**
+   * Whether the event exists, without waking its room or waiting to hear it: one this node has
+   * heard of, or one the catalogue holds. For routes that find the event in an id the client
+   * sent (an order's), before they ask any entity: a made-up id fails 404 and starts nothing.
+   */
+  @Override
+  public CompletionStage<Void> exists(String eventId) {
+    if (byEvent.containsKey(eventId)) return CompletableFuture.completedFuture(null);
+    return catalogueAsked(eventId).thenCompose(c -> c.contains(eventId) ? CompletableFuture.<Void>completedFuture(null)
+        : CompletableFuture.failedFuture(unknown(eventId)));
+  }
+
+  /**
+   * The catalogue as this node knows it once it could tell whether it holds {@code eventId}
+   * (asking the keeper on a miss), or a failed stage ({@link #unknown}) while it cannot tell.
+   */
+  private CompletionStage<java.util.Set<String>> catalogueAsked(String eventId) {
+    // Before the catalogue is read, and for a catalogued room not heard yet, the wait is bounded
+    // and shared: a flood of made-up ids waits on the same catalogue and then costs nothing.
+    return catalogueRead.copy().orTimeout(settings.roomStartWait().toMillis(), TimeUnit.MILLISECONDS)
+        .thenCompose(c -> c.contains(eventId) ? CompletableFuture.completedFuture(c)
+            : lookUp(eventId).exceptionallyCompose(e -> CompletableFuture.failedFuture(tryAgain())))
+        .exceptionallyCompose(e -> CompletableFuture.failedFuture(
+            e instanceof ApiError || e.getCause() instanceof ApiError ? e : unknown(eventId)));
   }
 
   /**

@@ -10,7 +10,11 @@ import java.util.concurrent.CompletionStage;
  * ({@code cart.CartOrders}); {@code Node} wires it.
  */
 public interface Orders {
-  /** The order's body; empty when {@code orderId} is no order of {@code accountId} (malformed, someone else's, or unknown). */
+  /**
+   * The order's body; empty when {@code orderId} is no order of {@code accountId} (malformed,
+   * someone else's, or unknown). Fails with an {@code edge.ApiError} 404 when the event it names
+   * was never created (nothing is asked), 503 while that cannot be told yet.
+   */
   CompletionStage<Optional<Order>> find(String accountId, String orderId);
 
   /** The contract's order body (also the answer to a checkout). */

@@ -51,6 +51,8 @@ class ModuleSettingsTest {
     assertEquals(new SnapshotPolicy(100, 2), SnapshotPolicy.fromConfig(snapshots, "ticket-wallet"));
     assertEquals(Duration.ofMillis(500), config.getDuration("boxoffice.cart.retry-min"));
     assertEquals(Duration.ofSeconds(5), config.getDuration("boxoffice.cart.retry-max"));
+    // Longer than the longest hold (1 h, 10 min of jitter, the release grace): every hold timer fires first.
+    assertEquals(Duration.ofHours(2), config.getDuration("boxoffice.cart.passivate-idle-after"));
   }
 
   @Test

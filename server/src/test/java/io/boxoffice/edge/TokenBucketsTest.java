@@ -53,6 +53,26 @@ class TokenBucketsTest {
   }
 
   @Test
+  void aCostlyRequestTakesSeveralTokensAtOnceOrNone() {
+    TokenBuckets buckets = new TokenBuckets(20, 5, 100, clock);
+    for (int i = 0; i < 6; i++) assertTrue(buckets.tryTake("a", 3).allowed(), "take " + i);
+    // Two tokens left: a request of three is refused and takes nothing, two requests of one still go.
+    Decision refused = buckets.tryTake("a", 3);
+    assertFalse(refused.allowed());
+    assertEquals(1, refused.retryAfterSeconds());
+    assertEquals(2, takeAll(buckets, "a", 5));
+    // Three tokens come back in 600 ms, not before.
+    clock.advance(Duration.ofMillis(599));
+    assertFalse(buckets.tryTake("a", 3).allowed());
+    clock.advance(Duration.ofMillis(1));
+    assertTrue(buckets.tryTake("a", 3).allowed());
+    // A cost above the capacity takes a full bucket (it is not refused for ever).
+    clock.advance(Duration.ofHours(1));
+    assertTrue(buckets.tryTake("a", 50).allowed());
+    assertFalse(buckets.tryTake("a").allowed());
+  }
+
+  @Test
   void retryAfterIsTheWholeSecondsUntilTheNextToken() {
     TokenBuckets buckets = new TokenBuckets(1, 0.25, 100, clock);
     assertTrue(buckets.tryTake("a").allowed());

@@ -222,4 +222,213 @@ class HostileCrowdBatteryTest {
       node.stop();
     }
   }
+
+  // --- round two: findings 1 and 9 (orders, tickets, QR) ---
+
+  /** A signed-in fan's client for {@code accountId} (a session as the node issues it, no sign-up). */
+  static HttpFan signedIn(Node node, String accountId) {
+    return new HttpFan(node.httpPort()).withCookie(TestNode.identityOf(accountId, Clock.systemUTC()));
+  }
+
+  /** The entities of the kinds a made-up event must never start (each id begins with its event's), by kind. */
+  static Map<String, java.util.Set<String>> eventEntities(Node node) {
+    return Map.of("Cart", Hostile.entities(node, io.boxoffice.cart.Cart.ENTITY_TYPE_KEY),
+        "EventInventory", Hostile.entities(node, io.boxoffice.inventory.EventInventory.ENTITY_TYPE_KEY),
+        "WaitingRoom", Hostile.entities(node, io.boxoffice.queue.WaitingRoom.ENTITY_TYPE_KEY),
+        "QueuePlace", Hostile.entities(node, io.boxoffice.queue.QueuePlace.ENTITY_TYPE_KEY),
+        "PresaleRegistry", Hostile.entities(node, io.boxoffice.queue.PresaleRegistry.ENTITY_TYPE_KEY));
+  }
+
+  /**
+   * Finding 1: order, ticket and QR ids that name events nobody created are 404 (or 429), never
+   * a 5xx, and start no cart and no inventory: 100 accounts, each on its own network and within
+   * its limits, ask for 6 made-up orders and QR codes each. A real order and its QR still answer.
+   */
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"h2", "postgres"})
+  void madeUpOrderTicketAndQrIdsOfMadeUpEventsAre404AndStartNoEntity(String database) throws Exception {
+    Node node = start(database);
+    try {
+      Sales sales = new Sales(node.httpPort(), TestNode.ADMIN_TOKEN);
+      String openEvent = sales.openEvent(sales.venue());
+      HttpFan buyer = sales.fan();
+      String net = network();
+      HttpFan.Reply hold = buyer.send("POST", "/api/events/" + openEvent + "/cart/holds", "{\"best\":{\"quantity\":1}}",
+          "X-Forwarded-For", net);
+      assertEquals(200, hold.status(), hold.body());
+      HttpFan.Reply bought = buyer.send("POST", "/api/events/" + openEvent + "/cart/checkout", "{\"paymentToken\":\"tok_visa\"}",
+          "Idempotency-Key", UUID.randomUUID().toString(), "X-Forwarded-For", net);
+      assertEquals(200, bought.status(), bought.body());
+      String orderId = bought.json().get("orderId").asText();
+      String ticketId = bought.json().get("tickets").get(0).get("ticketId").asText();
+      HttpFan.Reply realOrder = buyer.send("GET", "/api/orders/" + orderId, null, "X-Forwarded-For", net);
+      assertEquals(200, realOrder.status(), realOrder.body());
+      assertEquals(orderId, realOrder.json().get("orderId").asText());
+      assertEquals(200, buyer.send("GET", "/api/me/tickets/" + ticketId + "/qr", null, "X-Forwarded-For", net).status());
+
+      String madeUp = "nope" + UUID.randomUUID().toString().substring(0, 8);
+      Map<String, java.util.Set<String>> before = eventEntities(node);
+      Map<String, CompletableFuture<HttpFan.Reply>> sent = new ConcurrentHashMap<>();
+      for (int a = 0; a < 100; a++) {
+        String account = "acct-" + UUID.randomUUID().toString().substring(0, 12);
+        HttpFan fan = signedIn(node, account);
+        String own = network();
+        for (int i = 0; i < 3; i++) {
+          String event = madeUp + "-" + a + "-" + i;
+          sent.put("order " + event, fan.sendAsync("GET", "/api/orders/" + event + "." + account + ".1", null, "X-Forwarded-For", own));
+          sent.put("qr " + event, fan.sendAsync("GET", "/api/me/tickets/" + event + "." + account + ".1.A-1-1/qr", null,
+              "X-Forwarded-For", own));
+        }
+      }
+      // Every other fan route that names an event, for 20 more made-up events (one account and network each).
+      for (int a = 0; a < 20; a++) {
+        String account = "acct-" + UUID.randomUUID().toString().substring(0, 12);
+        HttpFan fan = signedIn(node, account);
+        String own = network();
+        String base = "/api/events/" + madeUp + "-route-" + a;
+        for (String get : List.of("/seatmap", "/availability", "/cart", "/summary", "/queue/status", "/queue/manifest",
+            "/queue/challenge")) {
+          sent.put("GET " + base + get, fan.sendAsync("GET", base + get, null, "X-Forwarded-For", own));
+        }
+        sent.put("hold " + base, fan.sendAsync("POST", base + "/cart/holds", "{\"best\":{\"quantity\":1}}", "X-Forwarded-For", own));
+        sent.put("release " + base, fan.sendAsync("DELETE", base + "/cart/holds/A-1-1", null, "X-Forwarded-For", own));
+        sent.put("checkout " + base, fan.sendAsync("POST", base + "/cart/checkout", "{\"paymentToken\":\"tok_visa\"}",
+            "Idempotency-Key", UUID.randomUUID().toString(), "X-Forwarded-For", own));
+        sent.put("join " + base, fan.sendAsync("POST", base + "/queue", "{}", "X-Forwarded-For", own));
+        sent.put("leave " + base, fan.sendAsync("DELETE", base + "/queue", null, "X-Forwarded-For", own));
+        sent.put("presale " + base, fan.sendAsync("POST", base + "/presale/registrations", "{}", "X-Forwarded-For", own));
+      }
+      // ... and another fan's made-up order of the real event is no order either (its cart is the real event's).
+      sent.put("someone else's order", buyer.sendAsync("GET", "/api/orders/" + openEvent + ".acct-other.1", null, "X-Forwarded-For", net));
+      Map<Integer, Integer> statuses = new TreeMap<>();
+      for (Map.Entry<String, CompletableFuture<HttpFan.Reply>> e : sent.entrySet()) {
+        HttpFan.Reply r = e.getValue().join();
+        statuses.merge(r.status(), 1, Integer::sum);
+        assertTrue(r.status() == 404 || r.status() == 429, e.getKey() + ": " + r.status() + " " + r.body());
+        Hostile.refusedCleanly(r);
+        if (r.status() == 404) assertEquals("not_found", r.json().path("error").asText(), e.getKey());
+      }
+      assertEquals(Map.of(404, sent.size()), statuses, "every account and network stayed within its limits");
+      // Nothing was started for them: neither at once nor a moment later (a cart's recovery asks its inventory).
+      org.awaitility.Awaitility.await().during(java.time.Duration.ofSeconds(1)).atMost(java.time.Duration.ofSeconds(3))
+          .untilAsserted(() -> eventEntities(node).forEach((kind, ids) -> {
+            java.util.Set<String> started = new java.util.TreeSet<>(ids);
+            started.removeAll(before.get(kind));
+            assertTrue(started.stream().noneMatch(id -> id.startsWith(madeUp)), kind + " entities of made-up events: " + started);
+          }));
+    } finally {
+      node.stop();
+    }
+  }
+
+  /** Sends {@code count} GETs of {@code path(i)} at once as {@code fan}, each on {@code network(i)}: the answers. */
+  static List<HttpFan.Reply> flood(HttpFan fan, int count, java.util.function.IntFunction<String> path,
+                                   java.util.function.IntFunction<String> network) {
+    List<CompletableFuture<HttpFan.Reply>> sent = new ArrayList<>();
+    for (int i = 0; i < count; i++) sent.add(fan.sendAsync("GET", path.apply(i), null, "X-Forwarded-For", network.apply(i)));
+    return sent.stream().map(CompletableFuture::join).toList();
+  }
+
+  /** Every answer is 404 or a clean 429 with Retry-After; the number of 429s. */
+  static long rateLimited(String what, List<HttpFan.Reply> answers) {
+    long limited = 0;
+    for (HttpFan.Reply r : answers) {
+      assertTrue(r.status() == 404 || r.status() == 200 || r.status() == 429, what + ": " + r.status() + " " + r.body());
+      if (r.status() == 429) {
+        Hostile.refused(r, 429, "rate_limited");
+        assertTrue(r.headers().firstValue("Retry-After").isPresent(), what + ": 429 without Retry-After");
+        limited++;
+      }
+    }
+    return limited;
+  }
+
+  /**
+   * Finding 9: orders, the ticket list and QR codes take from the account's and the network's
+   * buckets, as the shop does: a flood from one account (spread over networks) and a flood from
+   * one network (spread over accounts) meet 429 + Retry-After, and a QR code, which costs the
+   * node more, takes more of the account's budget than a cheap read.
+   */
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"h2", "postgres"})
+  void floodsOfOrderTicketAndQrReadsMeet429PerAccountAndPerNetwork(String database) throws Exception {
+    Node node = start(database);
+    try {
+      Sales sales = new Sales(node.httpPort(), TestNode.ADMIN_TOKEN);
+      String eventId = sales.openEvent(sales.venue());
+      Config limits = production().getConfig("boxoffice.bots.rate-limits");
+      int burst = limits.getInt("per-account.burst");
+      double perSecond = limits.getDouble("per-account.per-second");
+      int qrCost = limits.getInt("qr-cost");
+      assertTrue(qrCost > 1, "a QR code costs more than a read");
+      // One account, each request on a network of its own: only the account's bucket can say no.
+      for (String route : List.of("orders", "tickets", "qr")) {
+        String account = "acct-" + UUID.randomUUID().toString().substring(0, 12);
+        HttpFan fan = signedIn(node, account);
+        long started = System.nanoTime();
+        List<HttpFan.Reply> answers = flood(fan, 60, i -> switch (route) {
+          case "orders" -> "/api/orders/" + eventId + "." + account + "." + i;
+          case "tickets" -> "/api/me/tickets";
+          default -> "/api/me/tickets/" + eventId + "." + account + ".1.A-1-" + i + "/qr";
+        }, i -> network());
+        double seconds = (System.nanoTime() - started) / 1e9;
+        long limited = rateLimited(route + " from one account", answers);
+        assertTrue(limited > 0, route + ": 60 at once from one account, none refused");
+        long served = answers.size() - limited;
+        if (route.equals("qr")) {
+          // At most the burst and what came back while the flood lasted, each QR taking qrCost tokens.
+          long most = (long) Math.ceil((burst + seconds * perSecond) / qrCost) + 1;
+          assertTrue(served <= most, "a QR code takes " + qrCost + " tokens: " + served + " of 60 served in "
+              + String.format("%.1f", seconds) + " s, at most " + most);
+        } else {
+          assertTrue(served >= burst, route + ": the account's burst is served: " + served + " of 60");
+        }
+      }
+      // One network, each account well within its own budget: only the network's bucket can say no.
+      String net = "198.51.100." + (10 + networks.incrementAndGet() % 200);
+      List<CompletableFuture<List<HttpFan.Reply>>> accounts = new ArrayList<>();
+      int perAccount = burst / qrCost - 1;
+      for (int a = 0; a < 50; a++) {
+        String account = "acct-" + UUID.randomUUID().toString().substring(0, 12);
+        HttpFan fan = signedIn(node, account);
+        accounts.add(CompletableFuture.supplyAsync(() -> flood(fan, perAccount,
+            i -> "/api/me/tickets/" + eventId + "." + account + ".1.A-1-" + i + "/qr", i -> net)));
+      }
+      List<HttpFan.Reply> fromOneNetwork = accounts.stream().flatMap(f -> f.join().stream()).toList();
+      assertTrue(rateLimited("one network", fromOneNetwork) > 0,
+          fromOneNetwork.size() + " QR codes at once from one network (each account within its budget), none refused");
+    } finally {
+      node.stop();
+    }
+  }
+
+  /**
+   * Finding 1, the real events' side: a cart that no request reaches stops after
+   * {@code boxoffice.cart.passivate-idle-after} (shortened here), and a later request finds it again.
+   */
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"h2", "postgres"})
+  void anIdleCartOfARealEventPassivatesAndComesBackOnItsNextRequest(String database) throws Exception {
+    Config test = database.equals("h2")
+        ? TestNode.config("", Files.createTempDirectory("boxoffice-battery").toString())
+        : TestNode.config(TestNode.PG_URL, "target/unused");
+    Node node = Node.start(ConfigFactory.parseMap(Map.of("boxoffice.cart.passivate-idle-after", "2s"))
+        .withFallback(production()).withFallback(test), new Node.Options(Clock.systemUTC(), TestNode.payments()));
+    try {
+      Sales sales = new Sales(node.httpPort(), TestNode.ADMIN_TOKEN);
+      String eventId = sales.openEvent(sales.venue());
+      String account = "acct-" + UUID.randomUUID().toString().substring(0, 12);
+      HttpFan fan = signedIn(node, account);
+      String net = network();
+      String cart = io.boxoffice.cart.Cart.entityId(eventId, account);
+      Hostile.refused(fan.send("GET", "/api/orders/" + eventId + "." + account + ".1", null, "X-Forwarded-For", net), 404, "not_found");
+      assertTrue(Hostile.entities(node, io.boxoffice.cart.Cart.ENTITY_TYPE_KEY).contains(cart), "the order was asked of the cart");
+      org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(20))
+          .until(() -> !Hostile.entities(node, io.boxoffice.cart.Cart.ENTITY_TYPE_KEY).contains(cart));
+      Hostile.refused(fan.send("GET", "/api/orders/" + eventId + "." + account + ".1", null, "X-Forwarded-For", net), 404, "not_found");
+      assertTrue(Hostile.entities(node, io.boxoffice.cart.Cart.ENTITY_TYPE_KEY).contains(cart), "the cart came back");
+    } finally {
+      node.stop();
+    }
+  }
 }

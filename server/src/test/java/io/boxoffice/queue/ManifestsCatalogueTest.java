@@ -131,6 +131,32 @@ class ManifestsCatalogueTest {
     assertTrue(millis < 5_000, "50 misses one after another took " + millis + " ms");
   }
 
+  /** What {@link Manifests#exists} answers: 200 for an event that exists, else the error's status. */
+  static int exists(Manifests m, String eventId) {
+    try {
+      m.exists(eventId).toCompletableFuture().join();
+      return 200;
+    } catch (CompletionException e) {
+      return ((ApiError) e.getCause()).status();
+    }
+  }
+
+  @Test
+  void existsTellsCreatedEventsFromMadeUpOnesWithoutWakingAnyRoom() {
+    KeeperList keeper = new KeeperList();
+    keeper.ids.add("read-at-start");
+    List<String> woken = new CopyOnWriteArrayList<>();
+    Manifests m = manifests(keeper, woken);
+    m.announce("announced-later").toCompletableFuture().join();
+    m.remember(manifest("heard"));
+
+    assertEquals(200, exists(m, "heard"));
+    assertEquals(200, exists(m, "read-at-start"));
+    assertEquals(200, exists(m, "announced-later"), "a miss asks the keeper");
+    assertEquals(404, exists(m, "made-up"));
+    assertEquals(List.of(), woken, "an order's look-up wakes no room");
+  }
+
   static WaitingRoom.Manifest manifest(String eventId) {
     return new WaitingRoom.Manifest(eventId, "scheduled", 0, 600, 100, 0, 0, 50, 0, 0, System.currentTimeMillis(), 0, 0, "", 0,
         false, 0, false, "Show", "v", false, new long[0], new long[0]);

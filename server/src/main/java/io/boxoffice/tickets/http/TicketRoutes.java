@@ -6,6 +6,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import io.boxoffice.common.Refusal;
 import io.boxoffice.edge.Api;
 import io.boxoffice.edge.ApiError;
+import io.boxoffice.edge.FanContext;
 import io.boxoffice.edge.Identity;
 import io.boxoffice.edge.Refusals;
 import io.boxoffice.inventory.EventInventory;
@@ -27,7 +28,12 @@ import org.apache.pekko.http.javadsl.model.HttpResponse;
 import org.apache.pekko.http.javadsl.server.AllDirectives;
 import org.apache.pekko.http.javadsl.server.Route;
 
-/** A fan's orders and tickets ({@code /api/orders/{id}}, {@code /api/me/tickets}) and the gates' {@code /gate/scan}. */
+/**
+ * A fan's orders and tickets ({@code /api/orders/{id}}, {@code /api/me/tickets}, a ticket's QR
+ * code) and the gates' {@code /gate/scan}. A fan's calls take from the account's and the
+ * network's rate limits as the shop's do (429 + Retry-After): one token a read, {@code qrCost}
+ * a QR code.
+ */
 public final class TicketRoutes extends AllDirectives {
 
   /** {@code POST /gate/scan} body: the barcode read, and the event this gate admits to (optional for old scanners). */
@@ -64,6 +70,8 @@ public final class TicketRoutes extends AllDirectives {
 
   private final Api api;
   private final Identity identity;
+  private final FanContext fans;
+  private final int qrCost;
   private final Barcode barcodes;
   private final byte[] gateToken;
   private final Orders orders;
@@ -71,12 +79,14 @@ public final class TicketRoutes extends AllDirectives {
   private final Function<String, RecipientRef<EventInventory.Command>> inventories;
   private final Scheduler scheduler;
 
-  public TicketRoutes(Api api, Identity identity, Barcode barcodes, String gateToken,
+  public TicketRoutes(Api api, Identity identity, FanContext fans, int qrCost, Barcode barcodes, String gateToken,
                       Orders orders,
                       Function<String, RecipientRef<TicketWallet.Command>> wallets,
                       Function<String, RecipientRef<EventInventory.Command>> inventories, Scheduler scheduler) {
     this.api = api;
     this.identity = identity;
+    this.fans = fans;
+    this.qrCost = qrCost;
     this.barcodes = barcodes;
     this.gateToken = gateToken.getBytes(StandardCharsets.UTF_8);
     this.orders = orders;
@@ -87,11 +97,16 @@ public final class TicketRoutes extends AllDirectives {
 
   public Route routes() {
     return concat(
-        path(segment("api").slash("orders").slash(segment()), orderId -> get(() -> identity.account(a -> order(a, orderId)))),
-        path(segment("api").slash("me").slash("tickets"), () -> get(() -> identity.account(this::tickets))),
+        path(segment("api").slash("orders").slash(segment()), orderId -> get(() -> fan(1, a -> order(a, orderId)))),
+        path(segment("api").slash("me").slash("tickets"), () -> get(() -> fan(1, this::tickets))),
         path(segment("api").slash("me").slash("tickets").slash(segment()).slash("qr"),
-            ticketId -> get(() -> identity.account(a -> qr(a, ticketId)))),
+            ticketId -> get(() -> fan(qrCost, a -> qr(a, ticketId)))),
         path(segment("gate").slash("scan"), () -> post(() -> gate(() -> api.body(ScanRequest.class, this::scan)))));
+  }
+
+  /** The signed-in fan (401 otherwise) within the account's and the network's limits, taking {@code cost} tokens (429 otherwise). */
+  private Route fan(int cost, Function<String, Route> inner) {
+    return identity.account(account -> fans.prefix(prefix -> fans.limited(account, prefix, cost, () -> inner.apply(account))));
   }
 
   /** Only the owner of an order gets an answer, everyone else 404. */
