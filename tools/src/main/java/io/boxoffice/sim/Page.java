@@ -6,9 +6,11 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * The waiting-room page in one tab, at its own pace (server/src/main/resources/web/waiting-room.html):
- * join, then read the status; every poll read the manifest, and the status again only when the
- * tab has no place yet, the line has reached its place, or the line is not moving ("waiting").
- * Every status answer is observed: the place shown, the wait promised, "admitted".
+ * (through an edge worker, the page itself first), join, then every poll read the public
+ * manifest only; the tab's own status is read only at the lottery (a tab in the lobby, once the
+ * manifest says the line has been drawn), when the line comes within a few seconds of its place,
+ * and when the sale ended. Every status answer is observed: the place shown, the wait promised,
+ * "admitted".
  */
 final class Page {
   private Page() {}
@@ -20,6 +22,12 @@ final class Page {
    */
   static CompletableFuture<Boolean> join(Sale sale, Tab tab) {
     if (sale.over() || tab.done.get()) return CompletableFuture.completedFuture(false);
+    if (sale.throughEdge && !tab.pageLoaded) {
+      // The page's bytes, the same for every fan: the edge answers them from its cache.
+      tab.pageLoaded = true;
+      return sale.traffic.call("page", tab, "GET", "/events/" + sale.eventId, null, tab.headers(sale.eventId), false)
+          .thenCompose(r -> join(sale, tab));
+    }
     int bits = sale.scenario.onsale().powBits();
     String code = tab.account.presaleCode == null ? "" : "\"code\":\"" + tab.account.presaleCode + "\"";
     if (bits == 0 || sale.puzzles == null) return join(sale, tab, "{" + code + "}");
@@ -50,7 +58,7 @@ final class Page {
       tab.account.joined(sentAt);
       if (body.path("state").asText().equals("lobby")) tab.account.lobby = true;
       observe(sale, tab, body);
-      return status(sale, tab).thenApply(state -> true);
+      return CompletableFuture.completedFuture(true);
     });
   }
 
@@ -69,12 +77,25 @@ final class Page {
     if (sale.over() || tab.done.get() || tab.admitted.get()) return;
     sale.traffic.after(pollMillis)
         .thenCompose(v -> sale.over() || tab.done.get() || tab.admitted.get()
-            ? CompletableFuture.completedFuture("") : sale.manifest(tab).thenCompose(m -> {
-              boolean reached = m == null || tab.place == 0 || m.path("admittedUpTo").asLong() >= tab.place
-                  || !m.path("state").asText().equals("waiting");
-              return reached ? status(sale, tab) : CompletableFuture.completedFuture("");
-            }))
+            ? CompletableFuture.completedFuture("") : sale.manifest(tab).thenCompose(m ->
+              asksItsStatus(tab.place, m, pollMillis) ? status(sale, tab) : CompletableFuture.completedFuture("")))
         .whenComplete((state, error) -> watch(sale, tab, pollMillis));
+  }
+
+  /**
+   * Whether a page at {@code place} (0: none yet) asks for its own status after reading manifest
+   * {@code m} (null: it did not answer): once the lobby has been drawn while it has no place;
+   * when the line will reach its place within two polls (or has); when the sale has ended.
+   * Otherwise it works out people ahead and the wait from the manifest itself.
+   */
+  static boolean asksItsStatus(long place, JsonNode m, long pollMillis) {
+    if (m == null) return false;
+    String state = m.path("state").asText();
+    if (state.equals("sold_out") || state.equals("closed")) return true;
+    if (place == 0) return !state.equals("lobby") && !state.equals("scheduled");
+    double perSecond = m.path("admissionPerMinute").asDouble() / 60.0;
+    double near = Math.max(1, perSecond * 2 * pollMillis / 1000.0);
+    return state.equals("waiting") && m.path("admittedUpTo").asLong() + near >= place;
   }
 
   /** What a status (or join) answer tells: the place, the promised wait, admission, the end. Returns the state. */
