@@ -1,23 +1,16 @@
 package io.boxoffice.sim;
 
-import io.boxoffice.load.ChildNode;
+import io.boxoffice.load.EdgeWorker;
+import io.boxoffice.load.OriginRequests;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * A run through the CDN edge worker ({@code --edge}): the crowd talks to the worker, the event
@@ -33,13 +26,13 @@ final class EdgeFront implements AutoCloseable {
 
   final String url;
   private final String originMetrics;
-  private final Process process;
+  private final EdgeWorker worker;
   private Map<String, Long> before = Map.of();
 
-  private EdgeFront(String url, String originMetrics, Process process) {
+  private EdgeFront(String url, String originMetrics, EdgeWorker worker) {
     this.url = url;
     this.originMetrics = originMetrics;
-    this.process = process;
+    this.worker = worker;
   }
 
   /** A worker already running at {@code url}; the origin's counters at {@code originMetrics} (null: none read). */
@@ -53,14 +46,6 @@ final class EdgeFront implements AutoCloseable {
    */
   static EdgeFront local(Path root, String origin, Path keysFile, String originMetrics, Path log)
       throws IOException, InterruptedException {
-    Path worker = root.resolve("edge-worker");
-    if (!Files.isDirectory(worker)) throw new IllegalArgumentException("--edge local needs " + worker);
-    if (!Files.isDirectory(worker.resolve("node_modules"))) {
-      say("installing the edge worker's packages (npm ci)");
-      Process npm = new ProcessBuilder("npm", "ci", "--no-audit", "--no-fund").directory(worker.toFile())
-          .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
-      if (!npm.waitFor(10, TimeUnit.MINUTES) || npm.exitValue() != 0) throw new IllegalStateException("npm ci failed (see " + log + ")");
-    }
     Properties keys = new Properties();
     try (InputStream in = Files.newInputStream(keysFile)) {
       keys.load(in);
@@ -68,44 +53,14 @@ final class EdgeFront implements AutoCloseable {
     String queueKeys = join(keys.getProperty("BOXOFFICE_QUEUE_KEY"), keys.getProperty("BOXOFFICE_QUEUE_KEY_PREVIOUS"));
     String identityKeys = keys.getProperty("BOXOFFICE_IDENTITY_KEY");
     if (queueKeys.isEmpty() || identityKeys == null) throw new IllegalStateException("no queue or identity key in " + keysFile);
-    int port = ChildNode.freePort();
-    ProcessBuilder pb = new ProcessBuilder("node", "scripts/serve.js").directory(worker.toFile())
-        .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
-    Map<String, String> env = pb.environment();
-    env.put("ORIGIN", origin);
-    env.put("QUEUE_KEYS", queueKeys);
-    env.put("IDENTITY_KEYS", identityKeys);
-    env.put("PORT", Integer.toString(port));
-    Process p = pb.start();
-    p.getOutputStream().close();
-    EdgeFront edge = new EdgeFront("http://127.0.0.1:" + port, originMetrics, p);
-    Runtime.getRuntime().addShutdownHook(new Thread(edge::close));
-    edge.awaitServing(Duration.ofSeconds(60), log);
-    return edge;
+    EdgeWorker worker = EdgeWorker.start(root, origin, queueKeys, identityKeys, Map.of(), log);
+    return new EdgeFront(worker.url, originMetrics, worker);
   }
 
   private static String join(String active, String previous) {
     StringBuilder b = new StringBuilder(active == null ? "" : active.trim());
     if (previous != null && !previous.isBlank()) b.append(b.length() > 0 ? "," : "").append(previous.trim());
     return b.toString();
-  }
-
-  private void awaitServing(Duration within, Path log) throws InterruptedException {
-    HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-    HttpRequest probe = HttpRequest.newBuilder(URI.create(url + "/api/openapi.json")).timeout(Duration.ofSeconds(5)).GET().build();
-    long deadline = System.nanoTime() + within.toNanos();
-    while (System.nanoTime() < deadline) {
-      if (!process.isAlive()) throw new IllegalStateException("the edge worker exited with " + process.exitValue() + " (see " + log + ")");
-      try {
-        client.send(probe, HttpResponse.BodyHandlers.discarding());
-        return;
-      } catch (IOException e) {
-        // Not listening yet.
-      }
-      TimeUnit.MILLISECONDS.sleep(250);
-    }
-    close();
-    throw new IllegalStateException("the edge worker did not serve within " + within.toSeconds() + " s (see " + log + ")");
   }
 
   /** Reads the origin's request counters as they are before the sale. */
@@ -124,25 +79,11 @@ final class EdgeFront implements AutoCloseable {
     return out;
   }
 
-  private static final Pattern COUNT =
-      Pattern.compile("^boxoffice_http_request_seconds_count\\{([^}]*)\\}\\s+([0-9.eE+]+)");
-  private static final Pattern ROUTE = Pattern.compile("route=\"([a-z_]+)\"");
-
-  /** route -> requests answered so far, from the origin's Prometheus text (all status classes). */
+  /** route -> requests the origin answered so far; empty when its counters cannot be read. */
   Map<String, Long> originRequests() {
     if (originMetrics == null) return Map.of();
     try {
-      HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-      String text = client.send(HttpRequest.newBuilder(URI.create(originMetrics)).timeout(Duration.ofSeconds(10)).GET().build(),
-          HttpResponse.BodyHandlers.ofString()).body();
-      Map<String, Long> out = new TreeMap<>();
-      for (String line : text.split("\n")) {
-        Matcher m = COUNT.matcher(line);
-        if (!m.find()) continue;
-        Matcher r = ROUTE.matcher(m.group(1));
-        if (r.find()) out.merge(r.group(1), (long) Double.parseDouble(m.group(2)), Long::sum);
-      }
-      return out;
+      return OriginRequests.byRoute(originMetrics);
     } catch (IOException | RuntimeException e) {
       return Map.of();
     } catch (InterruptedException e) {
@@ -192,19 +133,8 @@ final class EdgeFront implements AutoCloseable {
         f.get("originRequestsByKind"), (Long) f.get("originRequestsTotal"));
   }
 
-  private static void say(String line) {
-    System.out.println("sim: " + line);
-  }
-
   @Override
   public void close() {
-    if (process == null || !process.isAlive()) return;
-    process.destroy();
-    try {
-      if (!process.waitFor(10, TimeUnit.SECONDS)) process.destroyForcibly();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      process.destroyForcibly();
-    }
+    if (worker != null) worker.close();
   }
 }
