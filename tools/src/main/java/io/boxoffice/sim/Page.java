@@ -77,8 +77,10 @@ final class Page {
     if (sale.over() || tab.done.get() || tab.admitted.get()) return;
     sale.traffic.after(pollMillis)
         .thenCompose(v -> sale.over() || tab.done.get() || tab.admitted.get()
-            ? CompletableFuture.completedFuture("") : sale.manifest(tab).thenCompose(m ->
-              asksItsStatus(tab.place, m, pollMillis) ? status(sale, tab) : CompletableFuture.completedFuture("")))
+            ? CompletableFuture.completedFuture("") : sale.manifest(tab).thenCompose(m -> {
+              showWait(tab, m);
+              return asksItsStatus(tab.place, m, pollMillis) ? status(sale, tab) : CompletableFuture.completedFuture("");
+            }))
         .whenComplete((state, error) -> watch(sale, tab, pollMillis));
   }
 
@@ -96,6 +98,18 @@ final class Page {
     double perSecond = m.path("admissionPerMinute").asDouble() / 60.0;
     double near = Math.max(1, perSecond * 2 * pollMillis / 1000.0);
     return state.equals("waiting") && m.path("admittedUpTo").asLong() + near >= place;
+  }
+
+  /**
+   * The wait the page shows from the manifest alone (people ahead over the admission rate), the
+   * first time it can: what the fan is promised, measured against when the line reached it.
+   */
+  static void showWait(Tab tab, JsonNode m) {
+    if (m == null || tab.place == 0 || tab.shownWaitSeconds >= 0 || !m.path("state").asText().equals("waiting")) return;
+    double perSecond = m.path("admissionPerMinute").asDouble() / 60.0;
+    if (perSecond <= 0) return;
+    tab.shownAt = System.currentTimeMillis();
+    tab.shownWaitSeconds = Math.round(Math.max(0, tab.place - m.path("admittedUpTo").asLong()) / perSecond);
   }
 
   /** What a status (or join) answer tells: the place, the promised wait, admission, the end. Returns the state. */
