@@ -8,7 +8,8 @@ import java.util.concurrent.CompletableFuture;
  * The waiting-room page in one tab, at its own pace (server/src/main/resources/web/waiting-room.html):
  * (through an edge worker, the page itself first), join, then every poll read the public
  * manifest only; the tab's own status is read only at the lottery (a tab in the lobby, once the
- * manifest says the line has been drawn), when the line comes within a few seconds of its place,
+ * manifest says the line has been drawn), when the line reaches its place (at the moment the
+ * admission rate says, when that comes before the next poll),
  * and when the sale ended. Every status answer is observed: the place shown, the wait promised,
  * "admitted".
  */
@@ -79,25 +80,34 @@ final class Page {
         .thenCompose(v -> sale.over() || tab.done.get() || tab.admitted.get()
             ? CompletableFuture.completedFuture("") : sale.manifest(tab).thenCompose(m -> {
               showWait(tab, m);
-              return asksItsStatus(tab.place, m, pollMillis) ? status(sale, tab) : CompletableFuture.completedFuture("");
+              long delay = statusDelayMillis(tab.place, m, pollMillis);
+              if (delay < 0) return CompletableFuture.completedFuture("");
+              return sale.traffic.after(delay).thenCompose(w -> sale.over() || tab.done.get() || tab.admitted.get()
+                  ? CompletableFuture.completedFuture("") : status(sale, tab));
             }))
         .whenComplete((state, error) -> watch(sale, tab, pollMillis));
   }
 
   /**
-   * Whether a page at {@code place} (0: none yet) asks for its own status after reading manifest
-   * {@code m} (null: it did not answer): once the lobby has been drawn while it has no place;
-   * when the line will reach its place within two polls (or has); when the sale has ended.
-   * Otherwise it works out people ahead and the wait from the manifest itself.
+   * When a page at {@code place} (0: none yet) asks for its own status after reading manifest
+   * {@code m} (null: it did not answer): -1 not before the next poll; else after that many
+   * milliseconds. It asks at once once the lobby has been drawn while it has no place, once the
+   * line has reached its place, and when the sale has ended; when the line will reach it before
+   * the next poll, it asks at the moment the admission rate says; otherwise it works out people
+   * ahead and the wait from the manifest itself.
    */
-  static boolean asksItsStatus(long place, JsonNode m, long pollMillis) {
-    if (m == null) return false;
+  static long statusDelayMillis(long place, JsonNode m, long pollMillis) {
+    if (m == null) return -1;
     String state = m.path("state").asText();
-    if (state.equals("sold_out") || state.equals("closed")) return true;
-    if (place == 0) return !state.equals("lobby") && !state.equals("scheduled");
+    if (state.equals("sold_out") || state.equals("closed")) return 0;
+    if (place == 0) return state.equals("lobby") || state.equals("scheduled") ? -1 : 0;
+    if (!state.equals("waiting")) return -1;
+    long ahead = place - m.path("admittedUpTo").asLong();
+    if (ahead <= 0) return 0;
     double perSecond = m.path("admissionPerMinute").asDouble() / 60.0;
-    double near = Math.max(1, perSecond * 2 * pollMillis / 1000.0);
-    return state.equals("waiting") && m.path("admittedUpTo").asLong() + near >= place;
+    if (perSecond <= 0) return -1;
+    long millis = (long) Math.ceil(ahead / perSecond * 1000);
+    return millis < pollMillis ? millis : -1;
   }
 
   /**

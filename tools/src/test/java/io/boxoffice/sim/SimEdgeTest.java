@@ -17,21 +17,23 @@ class SimEdgeTest {
   }
 
   @Test
-  void aWaitingPageAsksForItsOwnStatusOnlyAtTheLotteryWhenItsTurnIsNearAndAtTheEnd() throws Exception {
+  void aWaitingPageAsksForItsOwnStatusOnlyAtTheLotteryWhenItsTurnComesAndAtTheEnd() throws Exception {
     long poll = 10_000;
     // In the lobby nothing is drawn yet: the manifest is enough.
-    assertFalse(Page.asksItsStatus(0, manifest("lobby", 0, 600), poll));
-    assertFalse(Page.asksItsStatus(0, manifest("scheduled", 0, 600), poll));
+    assertEquals(-1, Page.statusDelayMillis(0, manifest("lobby", 0, 600), poll));
+    assertEquals(-1, Page.statusDelayMillis(0, manifest("scheduled", 0, 600), poll));
     // The lobby was drawn: a tab without a place asks once what its place is.
-    assertTrue(Page.asksItsStatus(0, manifest("waiting", 0, 600), poll));
-    // 600 a minute is 10 a second: two polls of 10 s bring the line 200 places on.
-    assertFalse(Page.asksItsStatus(5_000, manifest("waiting", 1_000, 600), poll), "far back: the manifest tells people ahead");
-    assertFalse(Page.asksItsStatus(1_201, manifest("waiting", 1_000, 600), poll));
-    assertTrue(Page.asksItsStatus(1_200, manifest("waiting", 1_000, 600), poll), "the line reaches it within two polls");
-    assertTrue(Page.asksItsStatus(900, manifest("waiting", 1_000, 600), poll), "passed");
-    assertFalse(Page.asksItsStatus(900, manifest("paused", 1_000, 600), poll), "paused: the manifest says so");
-    assertTrue(Page.asksItsStatus(5_000, manifest("sold_out", 1_000, 600), poll), "the end: the page learns its own");
-    assertFalse(Page.asksItsStatus(5_000, null, poll), "no manifest: the page waits for the next");
+    assertEquals(0, Page.statusDelayMillis(0, manifest("waiting", 0, 600), poll));
+    // 600 a minute is 10 a second: the next poll, 10 s on, is 100 places on.
+    assertEquals(-1, Page.statusDelayMillis(5_000, manifest("waiting", 1_000, 600), poll), "far back: the manifest tells people ahead");
+    assertEquals(-1, Page.statusDelayMillis(1_100, manifest("waiting", 1_000, 600), poll), "reached at the next poll, not before");
+    assertEquals(9_900, Page.statusDelayMillis(1_099, manifest("waiting", 1_000, 600), poll), "reached before it: asks then");
+    assertEquals(100, Page.statusDelayMillis(1_001, manifest("waiting", 1_000, 600), poll));
+    assertEquals(0, Page.statusDelayMillis(1_000, manifest("waiting", 1_000, 600), poll), "reached");
+    assertEquals(0, Page.statusDelayMillis(900, manifest("waiting", 1_000, 600), poll), "passed");
+    assertEquals(-1, Page.statusDelayMillis(900, manifest("paused", 1_000, 600), poll), "paused: the manifest says so");
+    assertEquals(0, Page.statusDelayMillis(5_000, manifest("sold_out", 1_000, 600), poll), "the end: the page learns its own");
+    assertEquals(-1, Page.statusDelayMillis(5_000, null, poll), "no manifest: the page waits for the next");
   }
 
   @Test
