@@ -22,10 +22,18 @@ final class JarNode implements AutoCloseable {
   final int httpPort;
   final String adminToken;
   final Path log;
+  /** The node's management port ({@code /metrics}). */
+  final int managementPort;
+  /** The node's queue and identity keys (base64), for an edge worker in front of it. */
+  final String queueKey;
+  final String identityKey;
   private final ChildNode node;
 
-  private JarNode(ChildNode node) {
+  private JarNode(ChildNode node, Map<String, String> env) {
     this.node = node;
+    this.managementPort = node.managementPort;
+    this.queueKey = env.get("BOXOFFICE_QUEUE_KEY");
+    this.identityKey = env.get("BOXOFFICE_IDENTITY_KEY");
     this.httpPort = node.httpPort;
     this.adminToken = node.adminToken;
     this.log = node.log;
@@ -51,7 +59,7 @@ final class JarNode implements AutoCloseable {
     env.put("BOXOFFICE_DB_PASSWORD", BenchDb.PASSWORD);
     env.put("BOXOFFICE_GATE_TOKEN", "bench-gate-" + key());
     for (String k : List.of("IDENTITY", "TICKET", "QUEUE", "PRESALE", "POW")) env.put("BOXOFFICE_" + k + "_KEY", key());
-    return new JarNode(ChildNode.start(jar, log, options, env, "bench-admin-" + key(), startup));
+    return new JarNode(ChildNode.start(jar, log, options, env, "bench-admin-" + key(), startup), env);
   }
 
   /** CPU seconds the node's JVM has used so far (see {@link ChildNode#cpuSeconds()}). */

@@ -138,7 +138,7 @@ public final class PageBench {
   }
 
   /** A signed-in fan in the lobby of an on-sale that starts in an hour: the page it gets is the waiting room. */
-  private static HttpFan waitingFan(HttpHoldBench.Admin admin, int port, String eventId) {
+  static HttpFan waitingFan(HttpHoldBench.Admin admin, int port, String eventId) {
     String venue = "v-" + eventId;
     HttpHoldBench.expect(201, admin.send("POST", "/admin/venues", "{\"venueId\":\"" + venue + "\",\"name\":\"Hall\","
         + "\"generate\":{\"layout\":\"stadium\",\"seats\":1000}}"), "venue");
@@ -186,9 +186,16 @@ public final class PageBench {
   private static final Pattern REQUESTS = Pattern.compile("([0-9]+) requests in");
   private static final Pattern P99 = Pattern.compile("\\s99%\\s+(\\S+)");
 
-  private static Result wrk(int threads, int connections, int seconds, String url, String cookie) throws IOException, InterruptedException {
-    Process p = new ProcessBuilder("wrk", "-t" + threads, "-c" + connections, "-d" + seconds + "s", "--latency",
-        "-H", "Cookie: " + cookie, url).redirectErrorStream(true).start();
+  static Result wrk(int threads, int connections, int seconds, String url, String cookie) throws IOException, InterruptedException {
+    return wrk(threads, connections, seconds, url, List.of("Cookie: " + cookie));
+  }
+
+  /** wrk with these request headers ({@code Name: value}); every answer must be a 2xx. */
+  static Result wrk(int threads, int connections, int seconds, String url, List<String> headers) throws IOException, InterruptedException {
+    List<String> command = new ArrayList<>(List.of("wrk", "-t" + threads, "-c" + connections, "-d" + seconds + "s", "--latency"));
+    for (String h : headers) command.addAll(List.of("-H", h));
+    command.add(url);
+    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
     String out = new String(p.getInputStream().readAllBytes());
     p.waitFor();
     Matcher m = RPS.matcher(out);
@@ -231,7 +238,7 @@ public final class PageBench {
         """.formatted(dir, NGINX_PORT);
   }
 
-  private static double median(List<Double> xs) {
+  static double median(List<Double> xs) {
     List<Double> s = new ArrayList<>(xs);
     s.sort(null);
     return s.get(s.size() / 2);

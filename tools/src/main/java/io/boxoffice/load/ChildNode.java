@@ -22,12 +22,15 @@ import java.util.concurrent.TimeUnit;
  */
 public final class ChildNode implements AutoCloseable {
   public final int httpPort;
+  /** The management port: {@code /metrics}, {@code /ready}. */
+  public final int managementPort;
   public final String adminToken;
   public final Path log;
   private final Process process;
 
-  private ChildNode(int httpPort, String adminToken, Path log, Process process) {
+  private ChildNode(int httpPort, int managementPort, String adminToken, Path log, Process process) {
     this.httpPort = httpPort;
+    this.managementPort = managementPort;
     this.adminToken = adminToken;
     this.log = log;
     this.process = process;
@@ -43,13 +46,14 @@ public final class ChildNode implements AutoCloseable {
     if (!Files.exists(jar)) throw new IllegalStateException("no " + jar + ": build it first (mvn -B package -DskipTests)");
     Files.createDirectories(log.toAbsolutePath().getParent());
     int http = freePort();
+    int management = freePort();
     List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
     command.addAll(javaOptions);
     command.addAll(List.of("-jar", jar.toAbsolutePath().toString()));
     ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
     Map<String, String> environment = pb.environment();
     environment.put("BOXOFFICE_HTTP_PORT", Integer.toString(http));
-    environment.put("BOXOFFICE_MANAGEMENT_PORT", Integer.toString(freePort()));
+    environment.put("BOXOFFICE_MANAGEMENT_PORT", Integer.toString(management));
     environment.put("BOXOFFICE_CLUSTER_PORT", Integer.toString(freePort()));
     environment.put("BOXOFFICE_CLUSTER_HOST", "127.0.0.1");
     environment.remove("BOXOFFICE_SEED_NODES");
@@ -60,7 +64,7 @@ public final class ChildNode implements AutoCloseable {
     });
     Process p = pb.start();
     p.getOutputStream().close();
-    ChildNode node = new ChildNode(http, adminToken, log, p);
+    ChildNode node = new ChildNode(http, management, adminToken, log, p);
     Runtime.getRuntime().addShutdownHook(new Thread(node::close));
     node.awaitServing(startup);
     return node;

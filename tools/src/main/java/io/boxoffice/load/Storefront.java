@@ -86,6 +86,7 @@ public final class Storefront {
 
   private final HttpClient client;
   private final List<String> bases;
+  private final boolean throughEdge;
   private final Counts<Integer> answers = new Counts<>();
 
   /** The nodes at 127.0.0.1 on these HTTP ports. */
@@ -98,8 +99,18 @@ public final class Storefront {
 
   /** The nodes at these base URLs ({@code http://host:port}, no trailing slash), through {@code client}. */
   public Storefront(List<String> baseUrls, HttpClient client) {
+    this(baseUrls, client, false);
+  }
+
+  /**
+   * As above; {@code throughEdge}: the base URL is a CDN edge worker, which learns a client's
+   * network from {@code CF-Connecting-IP} (as Cloudflare sets it) and tells the origin in
+   * X-Forwarded-For, so the fans' X-Forwarded-For is sent as CF-Connecting-IP.
+   */
+  public Storefront(List<String> baseUrls, HttpClient client, boolean throughEdge) {
     this.bases = List.copyOf(baseUrls);
     this.client = client;
+    this.throughEdge = throughEdge;
   }
 
   public int nodes() {
@@ -139,7 +150,7 @@ public final class Storefront {
         .timeout(timeout)
         .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
     if (body != null) b.header("Content-Type", "application/json");
-    headers.forEach(b::header);
+    headers.forEach((name, value) -> b.header(throughEdge && name.equals("X-Forwarded-For") ? "CF-Connecting-IP" : name, value));
     return client.sendAsync(b.build(), keepOkBody ? BODY : UNLESS_OK)
         .handle((r, error) -> {
           Reply reply = error == null ? new Reply(r.statusCode(), r.body(), r.headers(), node) : failed(error, node);

@@ -6,9 +6,12 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * The waiting-room page in one tab, at its own pace (server/src/main/resources/web/waiting-room.html):
- * join, then read the status; every poll read the manifest, and the status again only when the
- * tab has no place yet, the line has reached its place, or the line is not moving ("waiting").
- * Every status answer is observed: the place shown, the wait promised, "admitted".
+ * (through an edge worker, the page itself first), join, then every poll read the public
+ * manifest only; the tab's own status is read only at the lottery (a tab in the lobby, once the
+ * manifest says the line has been drawn), when the line reaches its place (at the moment the
+ * admission rate says, when that comes before the next poll),
+ * and when the sale ended. Every status answer is observed: the place shown, the wait promised,
+ * "admitted".
  */
 final class Page {
   private Page() {}
@@ -20,6 +23,12 @@ final class Page {
    */
   static CompletableFuture<Boolean> join(Sale sale, Tab tab) {
     if (sale.over() || tab.done.get()) return CompletableFuture.completedFuture(false);
+    if (sale.throughEdge && !tab.pageLoaded) {
+      // The page's bytes, the same for every fan: the edge answers them from its cache.
+      tab.pageLoaded = true;
+      return sale.traffic.call("page", tab, "GET", "/events/" + sale.eventId, null, tab.headers(sale.eventId), false)
+          .thenCompose(r -> join(sale, tab));
+    }
     int bits = sale.scenario.onsale().powBits();
     String code = tab.account.presaleCode == null ? "" : "\"code\":\"" + tab.account.presaleCode + "\"";
     if (bits == 0 || sale.puzzles == null) return join(sale, tab, "{" + code + "}");
@@ -50,7 +59,7 @@ final class Page {
       tab.account.joined(sentAt);
       if (body.path("state").asText().equals("lobby")) tab.account.lobby = true;
       observe(sale, tab, body);
-      return status(sale, tab).thenApply(state -> true);
+      return CompletableFuture.completedFuture(true);
     });
   }
 
@@ -70,11 +79,47 @@ final class Page {
     sale.traffic.after(pollMillis)
         .thenCompose(v -> sale.over() || tab.done.get() || tab.admitted.get()
             ? CompletableFuture.completedFuture("") : sale.manifest(tab).thenCompose(m -> {
-              boolean reached = m == null || tab.place == 0 || m.path("admittedUpTo").asLong() >= tab.place
-                  || !m.path("state").asText().equals("waiting");
-              return reached ? status(sale, tab) : CompletableFuture.completedFuture("");
+              showWait(tab, m);
+              long delay = statusDelayMillis(tab.place, m, pollMillis);
+              if (delay < 0) return CompletableFuture.completedFuture("");
+              return sale.traffic.after(delay).thenCompose(w -> sale.over() || tab.done.get() || tab.admitted.get()
+                  ? CompletableFuture.completedFuture("") : status(sale, tab));
             }))
         .whenComplete((state, error) -> watch(sale, tab, pollMillis));
+  }
+
+  /**
+   * When a page at {@code place} (0: none yet) asks for its own status after reading manifest
+   * {@code m} (null: it did not answer): -1 not before the next poll; else after that many
+   * milliseconds. It asks at once once the lobby has been drawn while it has no place, once the
+   * line has reached its place, and when the sale has ended; when the line will reach it before
+   * the next poll, it asks at the moment the admission rate says; otherwise it works out people
+   * ahead and the wait from the manifest itself.
+   */
+  static long statusDelayMillis(long place, JsonNode m, long pollMillis) {
+    if (m == null) return -1;
+    String state = m.path("state").asText();
+    if (state.equals("sold_out") || state.equals("closed")) return 0;
+    if (place == 0) return state.equals("lobby") || state.equals("scheduled") ? -1 : 0;
+    if (!state.equals("waiting")) return -1;
+    long ahead = place - m.path("admittedUpTo").asLong();
+    if (ahead <= 0) return 0;
+    double perSecond = m.path("admissionPerMinute").asDouble() / 60.0;
+    if (perSecond <= 0) return -1;
+    long millis = (long) Math.ceil(ahead / perSecond * 1000);
+    return millis < pollMillis ? millis : -1;
+  }
+
+  /**
+   * The wait the page shows from the manifest alone (people ahead over the admission rate), the
+   * first time it can: what the fan is promised, measured against when the line reached it.
+   */
+  static void showWait(Tab tab, JsonNode m) {
+    if (m == null || tab.place == 0 || tab.shownWaitSeconds >= 0 || !m.path("state").asText().equals("waiting")) return;
+    double perSecond = m.path("admissionPerMinute").asDouble() / 60.0;
+    if (perSecond <= 0) return;
+    tab.shownAt = System.currentTimeMillis();
+    tab.shownWaitSeconds = Math.round(Math.max(0, tab.place - m.path("admittedUpTo").asLong()) / perSecond);
   }
 
   /** What a status (or join) answer tells: the place, the promised wait, admission, the end. Returns the state. */

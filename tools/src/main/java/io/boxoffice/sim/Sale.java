@@ -12,7 +12,8 @@ import java.util.concurrent.CompletableFuture;
 /**
  * The on-sale as the crowd sees it during one run: the event, its schedule, the crowd's
  * {@link Traffic}, what was observed, and the manifest as a CDN serves it (fetched at most once
- * per its {@code max-age} of 5 s and shared by every page, as a CDN in front of the edge would).
+ * per its {@code max-age} of 5 s and shared by every page, as a CDN in front of the edge would;
+ * through a real edge worker, {@link #throughEdge}, every page reads it there itself).
  */
 final class Sale {
   static final long MANIFEST_MAX_AGE_MILLIS = 5_000;
@@ -30,6 +31,8 @@ final class Sale {
   /** The crowd's proof-of-work solvers, when the on-sale asks for proof of work (null otherwise). */
   volatile Puzzles puzzles;
   private volatile long manifestAt;
+  /** The crowd goes through a CDN edge worker (sim/run --edge): pages read the manifest and the page there. */
+  volatile boolean throughEdge;
   /** The hot rows' seat ids in seat-map order, as the first seat map read showed them (see {@link Scenario.HotSeatSpec}). */
   private volatile List<List<String>> hotRows;
   /** Each hot seat's index in seat-map order (its place in the availability bits). */
@@ -116,6 +119,10 @@ final class Sale {
 
   /** The manifest (null when it did not answer), fetched with {@code tab}'s session when the shared copy is stale. */
   CompletableFuture<JsonNode> manifest(Tab tab) {
+    if (throughEdge) {
+      return traffic.call("manifest", tab, "GET", path("/queue/manifest"), null, tab.headers(eventId))
+          .thenApply(r -> r.status() == 200 ? r.json() : null);
+    }
     long now = System.currentTimeMillis();
     CompletableFuture<JsonNode> m = manifest;
     if (m != null && now - manifestAt < MANIFEST_MAX_AGE_MILLIS) return m;

@@ -28,13 +28,19 @@ final class SimNode implements AutoCloseable {
       "-Dboxoffice.accounts.hashing.queue=100000");
 
   final String baseUrl;
+  /** The node's Prometheus text on its management port. */
+  final String metricsUrl;
+  /** Where the embedded node keeps the keys it made (queue, identity...). */
+  final Path keysFile;
   final String adminToken;
   final Path log;
   private final ChildNode node;
 
-  private SimNode(ChildNode node) {
+  private SimNode(ChildNode node, Path data) {
     this.node = node;
     this.baseUrl = "http://127.0.0.1:" + node.httpPort;
+    this.metricsUrl = "http://127.0.0.1:" + node.managementPort + "/metrics";
+    this.keysFile = data.resolve("keys.properties");
     this.adminToken = node.adminToken;
     this.log = node.log;
   }
@@ -51,7 +57,7 @@ final class SimNode implements AutoCloseable {
     env.put("BOXOFFICE_DATA_DIR", data.toAbsolutePath().toString());
     env.put("BOXOFFICE_GATE_TOKEN", token());
     env.put("BOXOFFICE_DB_URL", null);
-    return new SimNode(ChildNode.start(jar, runDir.resolve("node.log"), options, env, token(), startup));
+    return new SimNode(ChildNode.start(jar, runDir.resolve("node.log"), options, env, token(), startup), data);
   }
 
   @Override

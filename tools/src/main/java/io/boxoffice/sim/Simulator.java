@@ -37,7 +37,7 @@ public final class Simulator {
 
   /** What the command line asks for. */
   record Options(Path scenario, Long seed, Integer humans, String target, String adminToken, Path out, Path jar, Path root,
-                 String fault, Double demand) {
+                 String fault, Double demand, String edge, String originMetrics) {
     static Options parse(String[] args) {
       Path scenario = null;
       Long seed = null;
@@ -49,6 +49,8 @@ public final class Simulator {
       Path root = Path.of("").toAbsolutePath();
       String fault = null;
       Double demand = null;
+      String edge = null;
+      String originMetrics = null;
       for (int i = 0; i < args.length; i++) {
         String a = args[i];
         switch (a) {
@@ -60,6 +62,8 @@ public final class Simulator {
           case "--jar" -> jar = Path.of(args[++i]);
           case "--fault" -> fault = args[++i];
           case "--demand" -> demand = Double.parseDouble(args[++i].replaceAll("[xX]$", ""));
+          case "--edge" -> edge = args[++i].replaceAll("/+$", "");
+          case "--origin-metrics" -> originMetrics = args[++i];
           default -> {
             if (a.startsWith("-")) throw new IllegalArgumentException("unknown option " + a);
             if (scenario != null) throw new IllegalArgumentException("one scenario at a time");
@@ -69,8 +73,16 @@ public final class Simulator {
       }
       if (scenario == null) throw new IllegalArgumentException("name a scenario (see sim/scenarios/)");
       if (target != null && token == null) throw new IllegalArgumentException("--target needs --admin-token");
+      if (edge != null && !edge.equals("local") && target == null) {
+        throw new IllegalArgumentException("--edge URL drives a worker in front of --target; --edge local starts one in front of the"
+            + " simulator's own node");
+      }
+      if (edge != null && edge.equals("local") && target != null) {
+        throw new IllegalArgumentException("--edge local starts the worker in front of the simulator's own node: with --target, name"
+            + " the worker's URL");
+      }
       return new Options(scenario, seed, humans, target, token, out, jar == null ? root.resolve("server/target/boxoffice.jar") : jar,
-          root, fault, demand);
+          root, fault, demand, edge, originMetrics);
     }
   }
 
@@ -123,6 +135,14 @@ public final class Simulator {
                      (with --target of a chaos/cluster: the node hosting the event, through
                      chaos/kill-node and chaos/restart-node); the report shows what fans met
           --demand N the demand the calibration plans for, as N times the crowd (4x)
+          --edge local | --edge URL [--origin-metrics URL]
+                     the crowd goes through the CDN edge worker (edge-worker/): local starts it
+                     under workerd in front of the simulator's own node, with that node's keys; a
+                     URL names one already in front of --target (whose /metrics on its management
+                     port --origin-metrics names). Each tab then sends its network as
+                     CF-Connecting-IP, loads the page once and reads the manifest through the edge;
+                     the report adds what reached the origin by kind, origin requests per waiting
+                     fan per minute and the share of the waiting pages' requests served at the edge
 
         Without --target, starts server/target/boxoffice.jar on the embedded H2 in a fresh data
         directory on free ports, with account creation made cheap for the crowd's sign-up (on that
@@ -159,6 +179,7 @@ public final class Simulator {
     say("scenario " + scenario.name() + " (seed " + scenario.seed() + "): " + scenario.humans().count() + " humans, "
         + scenario.botOperators() + " bot operators; report in " + dir);
     SimNode node = null;
+    EdgeFront edge = null;
     try {
       String base;
       String token;
@@ -172,8 +193,18 @@ public final class Simulator {
         base = o.target();
         token = o.adminToken();
       }
-      return new Simulator(scenario, dir, base, token, stamp, node != null).simulate();
+      if (o.edge() != null) {
+        if (o.edge().equals("local")) {
+          say("starting the edge worker (edge-worker/, under workerd) in front of the node");
+          edge = EdgeFront.local(o.root(), base, node.keysFile, node.metricsUrl, dir.resolve("edge.log"));
+        } else {
+          edge = EdgeFront.running(o.edge(), o.originMetrics());
+        }
+        say("the crowd goes through the edge at " + edge.url);
+      }
+      return new Simulator(scenario, dir, base, token, stamp, node != null, edge).simulate();
     } finally {
+      if (edge != null) edge.close();
       if (node != null) node.close();
     }
   }
@@ -206,6 +237,8 @@ public final class Simulator {
   private final String adminToken;
   private final String runTag;
   private final String eventId;
+  /** The edge worker the crowd goes through, or null: straight to the origin. */
+  private final EdgeFront edge;
   private final ScheduledExecutorService scheduler = Executors.newScheduledThreadPool(2, daemon("sim-timer"));
   private final ExecutorService httpThreads = Executors.newFixedThreadPool(3, daemon("sim-http"));
   private final Timeline timeline = new Timeline();
@@ -216,8 +249,9 @@ public final class Simulator {
   private long faultAt = -1;
   private long faultUndoneAt = -1;
 
-  private Simulator(Scenario scenario, Path dir, String base, String adminToken, String stamp, boolean ownNode) {
+  private Simulator(Scenario scenario, Path dir, String base, String adminToken, String stamp, boolean ownNode, EdgeFront edge) {
     this.ownNode = ownNode;
+    this.edge = edge;
     this.scenario = scenario;
     this.dir = dir;
     this.base = base;
@@ -228,8 +262,8 @@ public final class Simulator {
 
   /** The crowd's transport to the node: HTTP/1.1 connections of its own, on the simulator's HTTP threads. */
   private Storefront crowdStore() {
-    return new Storefront(List.of(base), HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-        .connectTimeout(Duration.ofSeconds(5)).executor(httpThreads).build());
+    return new Storefront(List.of(edge == null ? base : edge.url), HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+        .connectTimeout(Duration.ofSeconds(5)).executor(httpThreads).build(), edge != null);
   }
 
   /** The event manager's calls, apart from the crowd's connections. */
@@ -267,9 +301,11 @@ public final class Simulator {
         scheduler);
     traffic.origin(startsAt);
     Sale sale = new Sale(scenario, eventId, traffic, lobbyOpensAt);
+    sale.throughEdge = edge != null;
     // A page solves on one core; two pages at once leave the node its share of this machine.
     if (os.powBits() > 0) sale.puzzles = new Puzzles(2);
     if (scenario.fault().any()) breaker = Fault.breaker(scenario.fault(), admin, eventId, sale, ownNode);
+    if (edge != null) edge.markBefore();
     schedule(crowd, sale);
 
     long soldOutAt;
@@ -295,8 +331,32 @@ public final class Simulator {
     Report report = new Report(sale, crowd, timeline, prepare, finalStats, soldOutAt, System.currentTimeMillis() - began, fault);
     Result result = report.write(dir);
     System.out.print(report.summary());
+    if (edge != null) edgeFigures(sale, crowd, System.currentTimeMillis());
     httpThreads.shutdownNow();
     return result;
+  }
+
+  /**
+   * What reached the origin through the edge (sim/run --edge): written to edge.json, added to
+   * summary.txt and printed. A tab waits from its join until its page said "admitted" (or it was
+   * done, or the run ended).
+   */
+  private void edgeFigures(Sale sale, Crowd crowd, long endedAt) throws IOException {
+    double waitingMillis = 0;
+    for (Human h : crowd.humans) {
+      long joined = h.tab.account.firstJoinAt;
+      if (joined == 0) continue;
+      long until = h.tab.admittedSeenAt > 0 ? h.tab.admittedSeenAt : h.tab.doneAt > 0 ? h.tab.doneAt : endedAt;
+      waitingMillis += Math.max(0, until - joined);
+    }
+    Map<String, Long> sent = new java.util.TreeMap<>();
+    sale.traffic.answers().forEach((phase, byAnswer) -> sent.put(phase, byAnswer.values().stream().mapToLong(Long::longValue).sum()));
+    Map<String, Object> figures = EdgeFront.figures(edge.originRequestsSince(), sent, waitingMillis / 60_000.0);
+    String text = EdgeFront.summary(figures);
+    Files.writeString(dir.resolve("edge.json"), new com.fasterxml.jackson.databind.ObjectMapper().writerWithDefaultPrettyPrinter()
+        .writeValueAsString(figures));
+    Files.writeString(dir.resolve("summary.txt"), text, java.nio.file.StandardOpenOption.APPEND);
+    System.out.print(text);
   }
 
   // ---- staggered sales (the seed, 9.3) ------------------------------------------------------
@@ -370,6 +430,7 @@ public final class Simulator {
           scheduler);
       traffic.origin(startsAt);
       s.sale = new Sale(s.scenario, s.eventId, traffic, lobbyOpensAt);
+      s.sale.throughEdge = edge != null;
       if (os.powBits() > 0) s.sale.puzzles = new Puzzles(2);
       schedule(s.crowd, s.sale);
       say(s.label + " " + s.eventId + ": lobby opens at " + Instant.ofEpochMilli(lobbyOpensAt) + ", the sale starts at "

@@ -21,6 +21,8 @@ final class Tab {
   volatile long shownWaitSeconds = -1;
   volatile long shownAt;
   volatile long admittedSeenAt;
+  /** Whether the page's bytes were loaded (through an edge worker, each tab loads the page once). */
+  volatile boolean pageLoaded;
   /** When its owner was done shopping (paid, refused or walked away), epoch ms; 0 before. */
   volatile long doneAt;
   final AtomicBoolean admitted = new AtomicBoolean();
