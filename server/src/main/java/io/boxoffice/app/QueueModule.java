@@ -8,7 +8,6 @@ import io.boxoffice.edge.Api;
 import io.boxoffice.edge.ClientPrefix;
 import io.boxoffice.edge.FanContext;
 import io.boxoffice.edge.TokenBuckets;
-import io.boxoffice.queue.EdgeLine;
 import io.boxoffice.queue.Manifests;
 import io.boxoffice.queue.OnSaleKeeper;
 import io.boxoffice.queue.PresaleRegistry;
@@ -65,11 +64,11 @@ final class QueueModule {
   }
 
   /**
-   * The line at one edge node: manifests heard, later places leased, per-fan limits, the
+   * The line at one edge node: manifests heard, per-fan limits, the
    * per-network budget of requests refused at the sign-in ({@code refusals}), presale codes and
    * challenges.
    */
-  record Edge(Manifests manifests, EdgeLine line, FanContext fans, TokenBuckets refusals, PresaleCodes presale,
+  record Edge(Manifests manifests, FanContext fans, TokenBuckets refusals, PresaleCodes presale,
               ProofOfWork pow) {}
 
   /** {@code watch} is told of each event this node hears of (its metrics follow the manifest). */
@@ -116,10 +115,6 @@ final class QueueModule {
     };
     Manifests manifests = new Manifests(system, entities.manifestTopic(), catalogue, Manifests.Settings.fromConfig(config),
         eventId -> refs.rooms().apply(eventId).tell(new WaitingRoom.Tick()), watch);
-    // Reported again while places of the last admission window may still be waiting to be admitted.
-    EdgeLine line = new EdgeLine(refs.rooms(), system.scheduler(), askTimeout, s.shoppingWindow());
-    system.scheduler().scheduleWithFixedDelay(s.lineReportInterval(), s.lineReportInterval(), line::report,
-        system.executionContext());
-    return new Edge(manifests, line, fans, refusals, presale, pow);
+    return new Edge(manifests, fans, refusals, presale, pow);
   }
 }
