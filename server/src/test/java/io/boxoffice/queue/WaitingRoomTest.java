@@ -251,6 +251,67 @@ class WaitingRoomTest {
     assertEquals(150, m.activeShoppers());
   }
 
+  // ---- issue 31: places stay dense across restarts, and who left is written down ---------
+
+  <T extends WaitingRoom.Reply> T reply(ActorRef<WaitingRoom.Command> room,
+                                        java.util.function.Function<ActorRef<WaitingRoom.Reply>, WaitingRoom.Command> f, Class<T> type) {
+    TestProbe<WaitingRoom.Reply> probe = testKit.createTestProbe();
+    room.tell(f.apply(probe.getRef()));
+    return probe.expectMessageClass(type);
+  }
+
+  @Test
+  void aRestartInTheLobbyAddsNoPlaceNobodyHolds() {
+    ActorRef<WaitingRoom.Command> room = room();
+    ask(room, r -> new WaitingRoom.SetSchedule(schedule(600, 100_000), r));
+    lobby(room, 3);
+    testKit.stop(room);
+    ActorRef<WaitingRoom.Command> again = room();
+    assertEquals(new WaitingRoom.LobbyIndex(4), reply(again, WaitingRoom.TakePlace::new, WaitingRoom.LobbyIndex.class),
+        "the next index follows the last given, however the room restarted");
+    testKit.stop(again);
+    ActorRef<WaitingRoom.Command> third = room();
+    startSale(third);
+    assertEquals(4, manifest(third).cohortSize(), "four accounts, four places: no block of places nobody holds (finding 8)");
+  }
+
+  @Test
+  void laterPlacesFollowTheLastGivenAcrossARestart() {
+    ActorRef<WaitingRoom.Command> room = room();
+    ask(room, r -> new WaitingRoom.SetSchedule(schedule(600, 100_000), r));
+    lobby(room, 3);
+    startSale(room);
+    assertEquals(new WaitingRoom.LaterPlace(4), reply(room, WaitingRoom.TakePlace::new, WaitingRoom.LaterPlace.class));
+    assertEquals(new WaitingRoom.LaterPlace(5), reply(room, WaitingRoom.TakePlace::new, WaitingRoom.LaterPlace.class));
+    testKit.stop(room);
+    ActorRef<WaitingRoom.Command> again = room();
+    assertEquals(new WaitingRoom.LaterPlace(6), reply(again, WaitingRoom.TakePlace::new, WaitingRoom.LaterPlace.class),
+        "no lease lost with a node: the next fan is sixth (finding 8)");
+    tickFor(again, 60);
+    assertEquals(6, manifest(again).admittedUpTo(), "the line runs to the last place given, over no phantom");
+  }
+
+  @Test
+  void whoLeftIsWrittenDownAndSurvivesARestart() {
+    ActorRef<WaitingRoom.Command> room = room();
+    ask(room, r -> new WaitingRoom.SetSchedule(schedule(1, 100_000), r));
+    lobby(room, 5);
+    reply(room, r -> new WaitingRoom.GiveUp(2, 0, r), WaitingRoom.Recorded.class);
+    testKit.stop(room);
+    ActorRef<WaitingRoom.Command> again = room();
+    startSale(again);
+    WaitingRoom.Manifest started = manifest(again);
+    long drawn = Lottery.place(2, started.salt(), started.cohortSize());
+    assertTrue(java.util.Arrays.binarySearch(started.left(), drawn) >= 0, "the lobby leaver's place is skipped after a restart (finding 3)");
+    long later = reply(again, WaitingRoom.TakePlace::new, WaitingRoom.LaterPlace.class).place();
+    reply(again, r -> new WaitingRoom.GiveUp(0, later, r), WaitingRoom.Recorded.class);
+    testKit.stop(again);
+    ActorRef<WaitingRoom.Command> third = room();
+    assertTrue(java.util.Arrays.binarySearch(manifest(third).left(), later) >= 0, "a later place given up is still given up");
+    reply(third, r -> new WaitingRoom.TakeBack(0, later, r), WaitingRoom.Recorded.class);
+    assertTrue(java.util.Arrays.binarySearch(manifest(third).left(), later) < 0, "taken back before the line reached it");
+  }
+
   @Test
   void nobodyIsAdmittedOnceNoSeatIsLeft() {
     ActorRef<WaitingRoom.Command> room = room();
