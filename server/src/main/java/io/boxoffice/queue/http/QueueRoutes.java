@@ -139,9 +139,11 @@ public final class QueueRoutes extends AllDirectives {
   private Route join(String eventId, String account, String prefix, JoinRequest r) {
     return onSuccess(manifests.current(eventId), m -> optionalCookie(QueueToken.cookieName(eventId), cookie -> {
       long now = clock.millis();
-      // A valid token of this account that names a place keeps it without asking anyone.
+      // A valid token of this account that names a place keeps it without asking anyone; one whose
+      // place was given up asks the place keeper, who takes it back if the line has not passed it.
       Optional<QueueToken.Claims> held = cookie.map(c -> tokens.verify(c.value(), eventId, account, prefix))
-          .filter(v -> v instanceof QueueToken.Valid).map(v -> ((QueueToken.Valid) v).claims()).filter(c -> c.place() != 0);
+          .filter(v -> v instanceof QueueToken.Valid).map(v -> ((QueueToken.Valid) v).claims()).filter(c -> c.place() != 0)
+          .filter(c -> !"left".equals(Standing.of(c, m, tokens, now).state()));
       JoinPolicy.Facts facts = new JoinPolicy.Facts(Phase.fromWire(m.state()), Standing.openSale(m), m.lobbyOpensAt(),
           held.isPresent(), m.presale(), r.code() != null, m.powBits(), r.pow() != null);
       JoinOutcome outcome = JoinPolicy.decide(facts, now,
