@@ -28,19 +28,19 @@ import org.apache.pekko.actor.typed.Props;
 import org.apache.pekko.actor.typed.javadsl.AskPattern;
 import org.apache.pekko.actor.typed.pubsub.Topic;
 
-/** The waiting room's wiring: its entities, and what each edge node keeps of the line (manifests, leases, bot defenses). */
+/** The waiting room's wiring: its entities, and what each edge node keeps of the line (manifests, bot defenses). */
 final class QueueModule {
   private QueueModule() {}
 
   /** {@code boxoffice.queue} and the queue entities' snapshot policies. */
   record Settings(Duration tick, Duration shoppingWindow, Duration arrivalWindow, Duration keeperInterval,
-                  Duration lineReportInterval, SnapshotPolicy roomSnapshots, SnapshotPolicy presaleSnapshots,
+                  SnapshotPolicy roomSnapshots, SnapshotPolicy presaleSnapshots,
                   Duration pageFactsWait, Duration joinWait) {
     static Settings fromConfig(Config config) {
       Config q = config.getConfig("boxoffice.queue");
       Config snapshots = config.getConfig("boxoffice.snapshots");
       return new Settings(q.getDuration("tick"), q.getDuration("admission-window"), q.getDuration("arrival-window"),
-          q.getDuration("keeper-interval"), q.getDuration("line-report-interval"),
+          q.getDuration("keeper-interval"),
           SnapshotPolicy.fromConfig(snapshots, "waiting-room"), SnapshotPolicy.fromConfig(snapshots, "presale-registry"),
           q.getDuration("page-facts-wait"), q.getDuration("join-wait"));
     }

@@ -30,10 +30,11 @@ import org.apache.pekko.persistence.typed.javadsl.RetentionCriteria;
 
 /**
  * The waiting room of one event: its on-sale schedule, the lobby count, the lottery salt drawn
- * at the start, the blocks of later places leased to edge nodes, and the line's position
- * ({@code admittedUpTo}), which a tick moves by {@link AdmissionControl}. It keeps no per-fan
- * state: a fan's place lives in the fan's signed queue token and follows from the lottery, so
- * the crowd never queues at this actor. Every tick it publishes a small {@link Manifest} that
+ * at the start, how far it gave lobby indices and later places (each account's {@link QueuePlace}
+ * asks once; what is given is written before anyone is told, in one write for a mailbox's
+ * worth), the places given up, and the line's position ({@code admittedUpTo}), which a tick
+ * moves by {@link AdmissionControl}. A fan's place lives in the fan's signed queue token and
+ * follows from the lottery; the room is asked once per account, never per request. Every tick it publishes a small {@link Manifest} that
  * each edge node keeps in memory. The rules are a {@link Room}'s; this actor persists what it
  * decides, replies and publishes.
  *

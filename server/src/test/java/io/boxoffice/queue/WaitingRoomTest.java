@@ -25,7 +25,7 @@ import org.apache.pekko.actor.typed.ActorRef;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
-/** The waiting room on an injected clock: schedule, lobby, lottery start, admission rate and cap, pause, leases, restarts. */
+/** The waiting room on an injected clock: schedule, lobby, lottery start, admission rate and cap, pause, places given and given up, restarts. */
 class WaitingRoomTest {
   static final ActorTestKit testKit = ActorTestKit.create(TestConfigs.entityConfig());
   static final Instant T0 = Instant.parse("2026-12-01T09:45:00Z");

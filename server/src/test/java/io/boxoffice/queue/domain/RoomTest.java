@@ -419,6 +419,14 @@ class RoomTest {
     assertEquals(new Room.PlacesLeased(702, 701 + Room.MAX_LEASE), j.lease(Integer.MAX_VALUE));
   }
 
+  @Test
+  void aLeaseOfAnOlderEdgeNodeNeverOverlapsPlacesTheRoomGave() {
+    Journal j = startedSale(600, 1000, 10);
+    assertEquals(11, j.takePlace(START));
+    assertEquals(new Room.PlacesLeased(12, 111), j.lease(100));
+    assertEquals(112, j.takePlace(START), "and the room goes on after the lease");
+  }
+
   // ---- seats -----------------------------------------------------------------------------
 
   @Test
