@@ -430,4 +430,33 @@ class HostileCrowdBatteryTest {
       node.stop();
     }
   }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"h2", "postgres"})
+  void fortyJoinsAtOnceOfOneAccountAfterTheStartMakeOnePlaceAndNoGap(String database) throws Exception {
+    io.boxoffice.support.MutableClock clock = new io.boxoffice.support.MutableClock(java.time.Instant.now());
+    Node node = placesNode(database, Files.createTempDirectory("boxoffice-places"), clock);
+    try {
+      Sales sales = new Sales(node.httpPort(), TestNode.ADMIN_TOKEN);
+      String e = placesOnSale(sales, clock);
+      placesJoin(placesFan(node), e);
+      placesStart(sales, e, clock);
+      HttpFan bot = placesFan(node);
+      List<CompletableFuture<HttpFan.Reply>> joins = new ArrayList<>();
+      for (int i = 0; i < 40; i++) {
+        // A fresh client each time (no queue cookie), all at once.
+        joins.add(new HttpFan(node.httpPort()).withCookie(bot.cookie()).sendAsync("POST", "/api/events/" + e + "/queue", "{}"));
+      }
+      java.util.Set<Integer> places = new java.util.TreeSet<>();
+      for (CompletableFuture<HttpFan.Reply> j : joins) {
+        HttpFan.Reply r = j.join();
+        assertEquals(200, r.status(), r.body());
+        places.add(r.json().path("position").asInt());
+      }
+      assertEquals(java.util.Set.of(2), places, "one account, one place, however many tabs");
+      assertEquals(3, placesJoin(placesFan(node), e).json().path("position").asInt(), "and no place nobody holds before the next fan");
+    } finally {
+      node.stop();
+    }
+  }
 }
