@@ -313,6 +313,24 @@ class WaitingRoomTest {
   }
 
   @Test
+  void theNewEventsAndTheStateWithWhoLeftReadBackAsWritten() {
+    org.apache.pekko.serialization.Serialization serialization =
+        org.apache.pekko.serialization.SerializationExtension.get(testKit.system());
+    WaitingRoom.State state = WaitingRoom.State.empty().withLobbyGiven(7).withGiven(12).withLeft(3, 0, true).withLeft(0, 11, true)
+        .withLeft(0, 9, true);
+    for (Object written : java.util.List.of(state, new WaitingRoom.LobbyIndexesGiven(7), new WaitingRoom.PlacesGiven(12),
+        new WaitingRoom.PlaceGivenUp(0, 11), new WaitingRoom.PlaceTakenBack(3, 0))) {
+      org.apache.pekko.serialization.Serializer serializer = serialization.findSerializerFor(written);
+      assertTrue(serializer.getClass().getSimpleName().contains("Jackson"), serializer.toString());
+      byte[] bytes = serialization.serialize(written).get();
+      Object read = serialization.deserialize(bytes, serializer.identifier(),
+          org.apache.pekko.serialization.Serializers.manifestFor(serializer, written)).get();
+      assertEquals(written, read);
+    }
+    assertEquals(java.util.List.of(9L, 11L), state.left(), "kept sorted");
+  }
+
+  @Test
   void nobodyIsAdmittedOnceNoSeatIsLeft() {
     ActorRef<WaitingRoom.Command> room = room();
     ask(room, r -> new WaitingRoom.SetSchedule(schedule(6000, 100_000), r));
