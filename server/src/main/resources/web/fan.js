@@ -273,7 +273,7 @@
   });
 
   $('leave').addEventListener('click', async () => {
-    if (!confirm('Leave the line? Your place goes to the next person and cannot be given back.')) return;
+    if (!confirm('Leave the line? The line skips your place; join again before it gets there and it is yours again, but once the line has passed it you cannot join this sale again.')) return;
     const r = await call('DELETE', `${base}/queue`);
     if (r.status === 204) {
       clearTimeout(room.timer);

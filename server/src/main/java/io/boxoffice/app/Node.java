@@ -319,7 +319,7 @@ public final class Node {
     BulkheadDirectives bulkheads = new BulkheadDirectives(bulkhead, pace, system.executionContext(), api, (eventId, priority) -> {
       if (manifests.known(eventId) != null) metrics.requestShed(eventId, priority);
     });
-    QueueRoutes queue = new QueueRoutes(api, bulkheads, identity, line.fans(), manifests, queueTokens, line.line(), line.pow(),
+    QueueRoutes queue = new QueueRoutes(api, bulkheads, identity, line.fans(), manifests, queueTokens, line.pow(),
         line.presale(), refs.places(), refs.registries(), system.scheduler(), clock, tokenMaxAge,
         QueueModule.Settings.fromConfig(config).joinWait());
     ShopRoutes shop = new ShopRoutes(api, bulkheads, identity,

@@ -8,7 +8,6 @@ import io.boxoffice.edge.Api;
 import io.boxoffice.edge.ClientPrefix;
 import io.boxoffice.edge.FanContext;
 import io.boxoffice.edge.TokenBuckets;
-import io.boxoffice.queue.EdgeLine;
 import io.boxoffice.queue.Manifests;
 import io.boxoffice.queue.OnSaleKeeper;
 import io.boxoffice.queue.PresaleRegistry;
@@ -29,19 +28,19 @@ import org.apache.pekko.actor.typed.Props;
 import org.apache.pekko.actor.typed.javadsl.AskPattern;
 import org.apache.pekko.actor.typed.pubsub.Topic;
 
-/** The waiting room's wiring: its entities, and what each edge node keeps of the line (manifests, leases, bot defenses). */
+/** The waiting room's wiring: its entities, and what each edge node keeps of the line (manifests, bot defenses). */
 final class QueueModule {
   private QueueModule() {}
 
   /** {@code boxoffice.queue} and the queue entities' snapshot policies. */
   record Settings(Duration tick, Duration shoppingWindow, Duration arrivalWindow, Duration keeperInterval,
-                  Duration lineReportInterval, SnapshotPolicy roomSnapshots, SnapshotPolicy presaleSnapshots,
+                  SnapshotPolicy roomSnapshots, SnapshotPolicy presaleSnapshots,
                   Duration pageFactsWait, Duration joinWait) {
     static Settings fromConfig(Config config) {
       Config q = config.getConfig("boxoffice.queue");
       Config snapshots = config.getConfig("boxoffice.snapshots");
       return new Settings(q.getDuration("tick"), q.getDuration("admission-window"), q.getDuration("arrival-window"),
-          q.getDuration("keeper-interval"), q.getDuration("line-report-interval"),
+          q.getDuration("keeper-interval"),
           SnapshotPolicy.fromConfig(snapshots, "waiting-room"), SnapshotPolicy.fromConfig(snapshots, "presale-registry"),
           q.getDuration("page-facts-wait"), q.getDuration("join-wait"));
     }
@@ -65,11 +64,11 @@ final class QueueModule {
   }
 
   /**
-   * The line at one edge node: manifests heard, later places leased, per-fan limits, the
+   * The line at one edge node: manifests heard, per-fan limits, the
    * per-network budget of requests refused at the sign-in ({@code refusals}), presale codes and
    * challenges.
    */
-  record Edge(Manifests manifests, EdgeLine line, FanContext fans, TokenBuckets refusals, PresaleCodes presale,
+  record Edge(Manifests manifests, FanContext fans, TokenBuckets refusals, PresaleCodes presale,
               ProofOfWork pow) {}
 
   /** {@code watch} is told of each event this node hears of (its metrics follow the manifest). */
@@ -116,10 +115,6 @@ final class QueueModule {
     };
     Manifests manifests = new Manifests(system, entities.manifestTopic(), catalogue, Manifests.Settings.fromConfig(config),
         eventId -> refs.rooms().apply(eventId).tell(new WaitingRoom.Tick()), watch);
-    // Reported again while places of the last admission window may still be waiting to be admitted.
-    EdgeLine line = new EdgeLine(refs.rooms(), system.scheduler(), askTimeout, s.shoppingWindow());
-    system.scheduler().scheduleWithFixedDelay(s.lineReportInterval(), s.lineReportInterval(), line::report,
-        system.executionContext());
-    return new Edge(manifests, line, fans, refusals, presale, pow);
+    return new Edge(manifests, fans, refusals, presale, pow);
   }
 }

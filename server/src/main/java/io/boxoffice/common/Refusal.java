@@ -51,7 +51,9 @@ public enum Refusal {
   /** The waiting room's: the sale has started, the lobby is closed. */
   STARTED("started"),
   /** The waiting room's: the sale has not started yet. */
-  NOT_STARTED("not_started");
+  NOT_STARTED("not_started"),
+  /** The waiting room's: the account gave its place up and the line has passed it; it gets no other. */
+  PLACE_GIVEN_UP("place_given_up");
 
   private final String code;
 

@@ -30,10 +30,11 @@ import org.apache.pekko.persistence.typed.javadsl.RetentionCriteria;
 
 /**
  * The waiting room of one event: its on-sale schedule, the lobby count, the lottery salt drawn
- * at the start, the blocks of later places leased to edge nodes, and the line's position
- * ({@code admittedUpTo}), which a tick moves by {@link AdmissionControl}. It keeps no per-fan
- * state: a fan's place lives in the fan's signed queue token and follows from the lottery, so
- * the crowd never queues at this actor. Every tick it publishes a small {@link Manifest} that
+ * at the start, how far it gave lobby indices and later places (each account's {@link QueuePlace}
+ * asks once; what is given is written before anyone is told, in one write for a mailbox's
+ * worth), the places given up, and the line's position ({@code admittedUpTo}), which a tick
+ * moves by {@link AdmissionControl}. A fan's place lives in the fan's signed queue token and
+ * follows from the lottery; the room is asked once per account, never per request. Every tick it publishes a small {@link Manifest} that
  * each edge node keeps in memory. The rules are a {@link Room}'s; this actor persists what it
  * decides, replies and publishes.
  *
@@ -78,10 +79,29 @@ public final class WaitingRoom
    */
   public record TakeLobbyIndex(ActorRef<Reply> replyTo) implements Command {}
 
-  /** An account that left the lobby came back before the start, with its old index. */
+  /**
+   * An account's one place (its {@link QueuePlace} asks once per account): replies its
+   * {@link LobbyIndex} before the start, its {@link LaterPlace} after it, or {@link Rejected}.
+   * Either is written before the reply, so a restart gives no place twice and none that nobody holds.
+   */
+  public record TakePlace(ActorRef<Reply> replyTo) implements Command {}
+
+  /** An account gives its place up (its lobby index, 0 for none, or its later place); replies {@link Recorded} once written. */
+  public record GiveUp(long lobbyIndex, long place, ActorRef<Reply> replyTo) implements Command {}
+
+  /**
+   * An account that gave its place up comes back; replies {@link Recorded} once its place is its
+   * own again, or {@link Rejected} {@code place_given_up} when the line has passed it.
+   */
+  public record TakeBack(long lobbyIndex, long place, ActorRef<Reply> replyTo) implements Command {}
+
+  /** Internal: write the indices and places given since the last write, then tell their accounts. */
+  public record FlushGiven() implements Command {}
+
+  /** From nodes of an older build: an account that left the lobby came back before the start, with its old index. */
   public record LobbyReturned(long lobbyIndex) implements Command {}
 
-  /** An account left the line: its lobby index (0 for none) or its later place. */
+  /** From nodes of an older build: an account left the line: its lobby index (0 for none) or its later place. */
   public record Left(long lobbyIndex, long place) implements Command {}
 
   /** An account bought: its place (lobby index, or later place) stops counting as an active shopper. */
@@ -90,10 +110,10 @@ public final class WaitingRoom
   /** The fan of an admitted place came to shop (its first hold): the place counts as a shopper for its whole window. */
   public record Arrived(long lobbyIndex, long place) implements Command {}
 
-  /** Leases {@code count} places behind the lottery cohort to an edge node; replies {@link Leased} or {@link Rejected}. */
+  /** From edge nodes of an older build: leases {@code count} places behind everyone's; replies {@link Leased} or {@link Rejected}. */
   public record LeasePlaces(int count, ActorRef<Reply> replyTo) implements Command {}
 
-  /** An edge node has handed out later places up to {@code highest}. */
+  /** From edge nodes of an older build: they handed out later places up to {@code highest}. */
   public record PlacesAssigned(long highest) implements Command {}
 
   /** Fans stopped shopping before their window ended. */
@@ -128,6 +148,12 @@ public final class WaitingRoom
   /** The lobby account's join index: the lottery maps it to a place at the start. */
   public record LobbyIndex(long index) implements Reply {}
 
+  /** The account's place behind everyone who came before it (after the start). */
+  public record LaterPlace(long place) implements Reply {}
+
+  /** What was asked is written. */
+  public record Recorded() implements Reply {}
+
   /**
    * The room refuses: {@code code} is written as its contract string ({@code "already_scheduled"}),
    * as when this field was a String, so nodes of either build read each other's replies.
@@ -157,15 +183,41 @@ public final class WaitingRoom
 
   public record LineAdvanced(long admittedUpTo, long at) implements Event {}
 
+  /** Lobby join indices up to {@code upTo} were given (written before their accounts hear of them). */
+  public record LobbyIndexesGiven(long upTo) implements Event {}
+
+  /** Later places up to {@code upTo} were given (written before their accounts hear of them). */
+  public record PlacesGiven(long upTo) implements Event {}
+
+  /** An account gave its place up: its lobby index before the start (place 0), else its place (lobby index 0). */
+  public record PlaceGivenUp(long lobbyIndex, long place) implements Event {}
+
+  /** An account took back the place it gave up (as {@link PlaceGivenUp}), before the line passed it. */
+  public record PlaceTakenBack(long lobbyIndex, long place) implements Event {}
+
   /**
    * Everything that must survive a restart. The fields after {@code advancedAt} came later and
-   * are null in older journals and snapshots.
+   * are null in older journals and snapshots. {@code leftLobby} and {@code left} are sorted.
    */
   public record State(OnSaleSchedule schedule, boolean paused, long lobby, String salt, long cohortSize, long startedAt,
                       long leasedUpTo, long admittedUpTo, long advancedAt, Long lobbyReservedUpTo, String name, String venueId,
-                      Boolean defined, Boolean open, List<AdmissionLog.Step> admissions) implements CborSerializable {
+                      Boolean defined, Boolean open, List<AdmissionLog.Step> admissions, Long lobbyGivenUpTo, Long givenUpTo,
+                      List<Long> leftLobby, List<Long> left) implements CborSerializable {
     static State empty() {
-      return new State(null, false, 0, null, 0, 0, 0, 0, 0, 0L, null, null, false, false, List.of());
+      return new State(null, false, 0, null, 0, 0, 0, 0, 0, 0L, null, null, false, false, List.of(), 0L, 0L, List.of(),
+          List.of());
+    }
+
+    List<Long> leftLobbyOrEmpty() {
+      return leftLobby == null ? List.of() : leftLobby;
+    }
+
+    List<Long> leftOrEmpty() {
+      return left == null ? List.of() : left;
+    }
+
+    static long orZero(Long value) {
+      return value == null ? 0 : value;
     }
 
     /** Events from before explicit creation were defined by their schedule. */
@@ -180,52 +232,77 @@ public final class WaitingRoom
     /** The record as the room's rules read it. */
     RoomState recorded() {
       return new RoomState(schedule, isDefined(), isOpen(), paused, lobby, salt, cohortSize,
-          lobbyReservedUpTo == null ? 0 : lobbyReservedUpTo, leasedUpTo, admittedUpTo, advancedAt, admissions);
+          lobbyReservedUpTo == null ? 0 : lobbyReservedUpTo, leasedUpTo, admittedUpTo, advancedAt, admissions,
+          orZero(lobbyGivenUpTo), orZero(givenUpTo), leftLobbyOrEmpty(), leftOrEmpty());
     }
 
     State withSchedule(OnSaleSchedule s) {
       return new State(s, paused, lobby, salt, cohortSize, startedAt, leasedUpTo, admittedUpTo, advancedAt, lobbyReservedUpTo,
-          name, venueId, defined, s == null && isOpen(), admissions);
+          name, venueId, defined, s == null && isOpen(), admissions, lobbyGivenUpTo, givenUpTo, leftLobby, left);
     }
 
     State withPaused(boolean p) {
       return new State(schedule, p, lobby, salt, cohortSize, startedAt, leasedUpTo, admittedUpTo, advancedAt, lobbyReservedUpTo,
-          name, venueId, defined, open, admissions);
+          name, venueId, defined, open, admissions, lobbyGivenUpTo, givenUpTo, leftLobby, left);
     }
 
     State withLobby(long total) {
       return new State(schedule, paused, total, salt, cohortSize, startedAt, leasedUpTo, admittedUpTo, advancedAt,
-          lobbyReservedUpTo, name, venueId, defined, open, admissions);
+          lobbyReservedUpTo, name, venueId, defined, open, admissions, lobbyGivenUpTo, givenUpTo, leftLobby, left);
     }
 
     State withReserved(long upTo) {
       return new State(schedule, paused, lobby, salt, cohortSize, startedAt, leasedUpTo, admittedUpTo, advancedAt, upTo,
-          name, venueId, defined, open, admissions);
+          name, venueId, defined, open, admissions, lobbyGivenUpTo, givenUpTo, leftLobby, left);
     }
 
+    /** The lobby indices given up become the places the line skips. */
     State started(String newSalt, long cohort, long at) {
       return new State(schedule, paused, lobby, newSalt, cohort, at, cohort, 0, at, lobbyReservedUpTo, name, venueId,
-          defined, open, List.of());
+          defined, open, List.of(), lobbyGivenUpTo, givenUpTo, List.of(), Room.placesOfLeftLobby(leftLobbyOrEmpty(), newSalt, cohort));
     }
 
     State withLeased(long upTo) {
       return new State(schedule, paused, lobby, salt, cohortSize, startedAt, upTo, admittedUpTo, advancedAt, lobbyReservedUpTo,
-          name, venueId, defined, open, admissions);
+          name, venueId, defined, open, admissions, lobbyGivenUpTo, givenUpTo, leftLobby, left);
     }
 
+    /** Places given up that the log no longer covers are forgotten with it. */
     State advanced(long upTo, long at, List<AdmissionLog.Step> log) {
       return new State(schedule, paused, lobby, salt, cohortSize, startedAt, leasedUpTo, upTo, at, lobbyReservedUpTo,
-          name, venueId, defined, open, log);
+          name, venueId, defined, open, log, lobbyGivenUpTo, givenUpTo, leftLobby, Room.forget(leftOrEmpty(), log));
+    }
+
+    State withLobbyGiven(long upTo) {
+      return new State(schedule, paused, lobby, salt, cohortSize, startedAt, leasedUpTo, admittedUpTo, advancedAt,
+          lobbyReservedUpTo, name, venueId, defined, open, admissions, Math.max(orZero(lobbyGivenUpTo), upTo), givenUpTo,
+          leftLobby, left);
+    }
+
+    State withGiven(long upTo) {
+      return new State(schedule, paused, lobby, salt, cohortSize, startedAt, leasedUpTo, admittedUpTo, advancedAt,
+          lobbyReservedUpTo, name, venueId, defined, open, admissions, lobbyGivenUpTo, Math.max(orZero(givenUpTo), upTo),
+          leftLobby, left);
+    }
+
+    /** {@code lobbyIndex} (before the start) or {@code place} given up ({@code gone}) or taken back. */
+    State withLeft(long lobbyIndex, long place, boolean gone) {
+      List<Long> lobbyLeft = leftLobbyOrEmpty();
+      List<Long> placesLeft = leftOrEmpty();
+      if (lobbyIndex > 0) lobbyLeft = gone ? Room.with(lobbyLeft, lobbyIndex) : Room.without(lobbyLeft, lobbyIndex);
+      if (place > 0) placesLeft = gone ? Room.with(placesLeft, place) : Room.without(placesLeft, place);
+      return new State(schedule, paused, lobby, salt, cohortSize, startedAt, leasedUpTo, admittedUpTo, advancedAt,
+          lobbyReservedUpTo, name, venueId, defined, open, admissions, lobbyGivenUpTo, givenUpTo, lobbyLeft, placesLeft);
     }
 
     State defined(String eventName, String venue) {
       return new State(schedule, paused, lobby, salt, cohortSize, startedAt, leasedUpTo, admittedUpTo, advancedAt,
-          lobbyReservedUpTo, eventName, venue, true, open, admissions);
+          lobbyReservedUpTo, eventName, venue, true, open, admissions, lobbyGivenUpTo, givenUpTo, leftLobby, left);
     }
 
     State opened() {
       return new State(schedule, paused, lobby, salt, cohortSize, startedAt, leasedUpTo, admittedUpTo, advancedAt,
-          lobbyReservedUpTo, name, venueId, true, true, admissions);
+          lobbyReservedUpTo, name, venueId, true, true, admissions, lobbyGivenUpTo, givenUpTo, leftLobby, left);
     }
   }
 
@@ -252,6 +329,12 @@ public final class WaitingRoom
   private final WaitingRoomSettings settings;
   /** The rules, and what the room keeps in memory between writes. */
   private final Room room;
+  /** The highest lobby index and later place given since the last write (0: none), and whom to tell once it is written. */
+  private long lobbyGiven;
+  private long placesGiven;
+  private final List<Told> told = new ArrayList<>();
+  /** A {@link FlushGiven} is in the mailbox. */
+  private boolean flushAsked;
 
   private WaitingRoom(ActorContext<Command> context, String eventId, WaitingRoomSettings settings, Supervision supervision) {
     super(PersistenceId.of(ENTITY_TYPE_KEY.name(), eventId), supervision.backoff());
@@ -293,10 +376,14 @@ public final class WaitingRoom
         .onCommand(ChangeRates.class, this::onChangeRates)
         .onCommand(SetPaused.class, (state, p) ->
             ruled(room.pause(state.recorded(), p.paused()), state, p.replyTo(), now -> List.of(new PausedChanged(p.paused()))))
-        .onCommand(TakeLobbyIndex.class, this::onTakeLobbyIndex)
+        .onCommand(TakeLobbyIndex.class, (state, t) -> give(room.takeLobbyIndex(state.recorded(), now()), t.replyTo()))
+        .onCommand(TakePlace.class, (state, t) -> give(room.takePlace(state.recorded(), now()), t.replyTo()))
+        .onCommand(FlushGiven.class, (state, f) -> onFlushGiven())
+        .onCommand(GiveUp.class, (state, g) -> recorded(room.giveUp(state.recorded(), g.lobbyIndex(), g.place()), g.replyTo()))
+        .onCommand(TakeBack.class, (state, t) -> recorded(room.takeBack(state.recorded(), t.lobbyIndex(), t.place()), t.replyTo()))
         .onCommand(LeasePlaces.class, this::onLeasePlaces)
-        .onCommand(LobbyReturned.class, (state, r) -> inMemory(() -> room.lobbyReturned(state.recorded(), r.lobbyIndex())))
-        .onCommand(Left.class, (state, l) -> inMemory(() -> room.left(state.recorded(), l.lobbyIndex(), l.place())))
+        .onCommand(LobbyReturned.class, (state, r) -> recorded(room.takeBack(state.recorded(), r.lobbyIndex(), 0), null))
+        .onCommand(Left.class, (state, l) -> recorded(room.giveUp(state.recorded(), l.lobbyIndex(), l.place()), null))
         .onCommand(Bought.class, (state, b) -> inMemory(() -> room.bought(state.recorded(), b.lobbyIndex(), b.place())))
         .onCommand(Arrived.class, (state, a) -> inMemory(() -> room.arrived(state.recorded(), a.lobbyIndex(), a.place())))
         .onCommand(PlacesAssigned.class, (state, a) -> inMemory(() -> room.placesAssigned(state.recorded(), a.highest())))
@@ -335,14 +422,64 @@ public final class WaitingRoom
     return Effect().persist(events.apply(now)).thenRun(st -> publish(st, now)).thenReply(replyTo, st -> manifest(st, now));
   }
 
-  /** The lobby index is given at once while it is within the reservation; the next block is written first. */
-  private ReplyEffect<Event, State> onTakeLobbyIndex(State state, TakeLobbyIndex t) {
-    Room.Outcome outcome = room.takeLobbyIndex(state.recorded(), now());
-    if (outcome instanceof Room.Refused r) return Effect().reply(t.replyTo(), rejected(r.refusal()));
-    Room.LobbyIndexGiven given = (Room.LobbyIndexGiven) outcome;
-    LobbyIndex index = new LobbyIndex(given.index());
-    if (given.reserveUpTo() == 0) return Effect().reply(t.replyTo(), index);
-    return Effect().persist(new LobbyReserved(given.reserveUpTo())).thenReply(t.replyTo(), st -> index);
+  /**
+   * A lobby index or later place is given in memory and told once it is written: the indices
+   * and places given while the room handles the commands already in its mailbox are written
+   * together (one write for a crowd arriving at once, a group commit), so that a restart never
+   * gives one twice nor leaves one that nobody holds.
+   */
+  private ReplyEffect<Event, State> give(Room.Outcome outcome, ActorRef<Reply> replyTo) {
+    if (outcome instanceof Room.Refused r) return Effect().reply(replyTo, rejected(r.refusal()));
+    if (outcome instanceof Room.LobbyIndexGiven g) {
+      lobbyGiven = Math.max(lobbyGiven, g.index());
+      told.add(new Told(replyTo, new LobbyIndex(g.index())));
+    } else {
+      Room.PlaceGiven g = (Room.PlaceGiven) outcome;
+      placesGiven = Math.max(placesGiven, g.place());
+      told.add(new Told(replyTo, new LaterPlace(g.place())));
+    }
+    if (!flushAsked) {
+      flushAsked = true;
+      context.getSelf().tell(new FlushGiven());
+    }
+    return Effect().noReply();
+  }
+
+  private ReplyEffect<Event, State> onFlushGiven() {
+    flushAsked = false;
+    List<Event> events = given();
+    if (events.isEmpty()) return Effect().noReply();
+    List<Told> replies = List.copyOf(told);
+    told.clear();
+    return Effect().persist(events).thenRun(st -> replies.forEach(Told::tell)).thenNoReply();
+  }
+
+  /** The events that record what was given since the last write (none when nothing was). */
+  private List<Event> given() {
+    List<Event> events = new ArrayList<>(2);
+    if (lobbyGiven > 0) events.add(new LobbyIndexesGiven(lobbyGiven));
+    if (placesGiven > 0) events.add(new PlacesGiven(placesGiven));
+    lobbyGiven = 0;
+    placesGiven = 0;
+    return events;
+  }
+
+  /** A reply to send once its write is done. */
+  private record Told(ActorRef<Reply> to, Reply reply) {
+    void tell() {
+      to.tell(reply);
+    }
+  }
+
+  /** A place given up or taken back: written, then {@link Recorded} (nobody to answer for {@code replyTo} null). */
+  private ReplyEffect<Event, State> recorded(Room.Outcome outcome, ActorRef<Reply> replyTo) {
+    if (outcome instanceof Room.Refused r) return replyTo == null ? Effect().noReply() : Effect().reply(replyTo, rejected(r.refusal()));
+    Event event = null;
+    if (outcome instanceof Room.GivenUp g) event = new PlaceGivenUp(g.lobbyIndex(), g.place());
+    if (outcome instanceof Room.TakenBack t) event = new PlaceTakenBack(t.lobbyIndex(), t.place());
+    if (event == null) return replyTo == null ? Effect().noReply() : Effect().reply(replyTo, new Recorded());
+    if (replyTo == null) return Effect().persist(event).thenNoReply();
+    return Effect().persist(event).thenReply(replyTo, st -> new Recorded());
   }
 
   private ReplyEffect<Event, State> onLeasePlaces(State state, LeasePlaces l) {
@@ -368,7 +505,10 @@ public final class WaitingRoom
     // Fans in the lobby are told how many seats there are too; the answer arrives by the next tick.
     askSeats();
     Room.Tick tick = room.tick(state.recorded(), now);
-    List<Event> events = new ArrayList<>();
+    // What was given and not yet written goes first: the start's cohort covers every lobby index given.
+    List<Event> events = given();
+    List<Told> replies = List.copyOf(told);
+    told.clear();
     tick.lobbyCounted().ifPresent(total -> events.add(new LobbyCounted(total)));
     tick.start().ifPresent(start -> events.add(new SaleStarted(start.salt(), start.cohortSize(), now)));
     tick.admittedUpTo().ifPresent(upTo -> events.add(new LineAdvanced(upTo, now)));
@@ -376,7 +516,10 @@ public final class WaitingRoom
       publish(state, now);
       return Effect().noReply();
     }
-    return Effect().persist(events).thenRun(st -> publish(st, now)).thenNoReply();
+    return Effect().persist(events).thenRun(st -> {
+      replies.forEach(Told::tell);
+      publish(st, now);
+    }).thenNoReply();
   }
 
   private void askSeats() {
@@ -402,7 +545,7 @@ public final class WaitingRoom
         Math.max(seats.available(), 0), Math.max(seats.held(), 0), seats.sold(), now,
         s == null ? 0 : s.lobbyOpensAt(), s == null ? 0 : s.startsAt(), state.salt(), state.cohortSize(),
         s != null && s.presale(), s == null ? 0 : s.powBits(), state.paused(), state.name(), state.venueId(), state.isOpen(),
-        AdmissionLog.compact(state.admissions(), MANIFEST_STEPS), room.leftPlaces());
+        AdmissionLog.compact(state.admissions(), MANIFEST_STEPS), Room.leftPlaces(recorded));
   }
 
   @Override
@@ -419,6 +562,10 @@ public final class WaitingRoom
         .onEvent(PlacesLeased.class, (s, e) -> s.withLeased(e.upTo()))
         .onEvent(LineAdvanced.class, (s, e) -> s.advanced(e.admittedUpTo(), e.at(),
             AdmissionLog.append(s.admissions(), new AdmissionLog.Step(e.at(), e.admittedUpTo()), room.admissionLogHorizon(e.at()))))
+        .onEvent(LobbyIndexesGiven.class, (s, e) -> s.withLobbyGiven(e.upTo()))
+        .onEvent(PlacesGiven.class, (s, e) -> s.withGiven(e.upTo()))
+        .onEvent(PlaceGivenUp.class, (s, e) -> s.withLeft(e.lobbyIndex(), e.place(), true))
+        .onEvent(PlaceTakenBack.class, (s, e) -> s.withLeft(e.lobbyIndex(), e.place(), false))
         .build();
   }
 }

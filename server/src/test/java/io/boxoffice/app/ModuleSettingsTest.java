@@ -43,7 +43,7 @@ class ModuleSettingsTest {
     assertEquals(4, payments.poolSize());
     assertEquals(Duration.ofSeconds(3), payments.connectionTimeout());
     QueueModule.Settings queue = QueueModule.Settings.fromConfig(config);
-    assertEquals(Duration.ofSeconds(1), queue.lineReportInterval());
+    assertEquals(Duration.ofSeconds(5), queue.keeperInterval());
     assertEquals(new SnapshotPolicy(500, 2), queue.roomSnapshots());
     assertEquals(new SnapshotPolicy(1000, 2), queue.presaleSnapshots());
     Config snapshots = config.getConfig("boxoffice.snapshots");
@@ -128,12 +128,12 @@ class ModuleSettingsTest {
     Config config = with("""
         boxoffice.start-timeout = 45s
         boxoffice.payments.pool-size = 9
-        boxoffice.queue.line-report-interval = 2s
+        boxoffice.queue.keeper-interval = 2s
         boxoffice.snapshots.waiting-room { every = 20, keep = 3 }
         """);
     assertEquals(Duration.ofSeconds(45), NodeSettings.fromConfig(config).startTimeout());
     assertEquals(9, PaymentsModule.Settings.fromConfig(config).poolSize());
-    assertEquals(Duration.ofSeconds(2), QueueModule.Settings.fromConfig(config).lineReportInterval());
+    assertEquals(Duration.ofSeconds(2), QueueModule.Settings.fromConfig(config).keeperInterval());
     assertEquals(new SnapshotPolicy(20, 3), QueueModule.Settings.fromConfig(config).roomSnapshots());
   }
 }

@@ -58,6 +58,7 @@ class RefusalsTest {
     CONTRACT.put(Refusal.NOT_OPEN, "409 not_open");
     CONTRACT.put(Refusal.STARTED, "409 started");
     CONTRACT.put(Refusal.NOT_STARTED, "409 not_started");
+    CONTRACT.put(Refusal.PLACE_GIVEN_UP, "409 place_given_up");
   }
 
   @Test
@@ -81,7 +82,7 @@ class RefusalsTest {
   void theCodesAreTheStringsRepliesCarriedBeforeTheEnum() {
     assertEquals(List.of("not_found", "event_exists", "not_admitted", "busy", "seats_taken", "unknown_seats", "no_seats",
             "limit_exceeded", "hold_expired", "invalid", "checkout_in_progress", "cart_changed", "payment_declined", "unavailable",
-            "already_scheduled", "already_started", "not_on_sale", "not_open", "started", "not_started"),
+            "already_scheduled", "already_started", "not_on_sale", "not_open", "started", "not_started", "place_given_up"),
         List.of(Refusal.values()).stream().map(Refusal::code).toList());
   }
 
@@ -127,7 +128,7 @@ class RefusalsTest {
       assertEquals(reply, read, room.name());
     }
     assertEquals(List.of("event_exists", "already_scheduled", "already_started", "not_found", "not_on_sale", "not_open",
-            "started", "not_started"),
+            "started", "not_started", "place_given_up"),
         List.of(io.boxoffice.queue.domain.Refusal.values()).stream().map(io.boxoffice.queue.domain.Refusal::code).toList(),
         "the codes the room's replies carried before they were typed");
   }

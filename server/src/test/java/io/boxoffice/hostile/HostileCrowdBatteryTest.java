@@ -431,4 +431,241 @@ class HostileCrowdBatteryTest {
       node.stop();
     }
   }
+
+  // --- round two: findings 2, 3 and 8 (places) ---
+
+  /** A node on {@code database} with the tests' own limits and {@code clock}; on H2 its data lives in {@code dir}, so a node started again there reads it back. */
+  static Node placesNode(String database, java.nio.file.Path dir, io.boxoffice.support.MutableClock clock) throws Exception {
+    Config test = database.equals("h2") ? TestNode.config("", dir.toString()) : TestNode.config(TestNode.PG_URL, "target/unused");
+    return Node.start(test, new Node.Options(clock, TestNode.payments()));
+  }
+
+  /** An event whose lobby is open now (by the node's clock) and whose sale starts ten minutes on, 600 a minute. */
+  static String placesOnSale(Sales sales, io.boxoffice.support.MutableClock clock) {
+    String id = sales.closedEvent(sales.venue());
+    HttpFan.Reply put = sales.admin("PUT", "/admin/events/" + id + "/onsale", "{\"lobbyOpensAt\":\"" + clock.instant()
+        + "\",\"startsAt\":\"" + clock.instant().plusSeconds(600) + "\",\"admissionPerMinute\":600,\"maxActiveShoppers\":100000}");
+    assertEquals(200, put.status(), put.body());
+    return id;
+  }
+
+  static com.fasterxml.jackson.databind.JsonNode placesStats(Sales sales, String eventId) {
+    return sales.admin("GET", "/admin/events/" + eventId + "/stats", null).json();
+  }
+
+  /** The clock passes the start; the room's next tick draws the lottery (the line stands still until the clock moves again). */
+  static void placesStart(Sales sales, String eventId, io.boxoffice.support.MutableClock clock) {
+    clock.advance(java.time.Duration.ofMinutes(10));
+    org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30)).pollInterval(java.time.Duration.ofMillis(100))
+        .until(() -> placesStats(sales, eventId).path("state").asText().equals("waiting"));
+  }
+
+  static HttpFan placesFan(Node node) {
+    HttpFan fan = new HttpFan(node.httpPort());
+    fan.signUp("places-" + UUID.randomUUID() + "@example.com");
+    return fan;
+  }
+
+  /** The fan's join, keeping the queue cookie it is given. */
+  static HttpFan.Reply placesJoin(HttpFan fan, String eventId) {
+    return Hostile.keepingCookie(fan, eventId, fan.send("POST", "/api/events/" + eventId + "/queue", "{}"));
+  }
+
+  /** The same account and queue token on {@code node} (another device, or the same one after a restart). */
+  static HttpFan placesOn(Node node, HttpFan fan, String eventId) {
+    HttpFan moved = new HttpFan(node.httpPort()).withCookie(fan.cookie());
+    return fan.queueCookie(eventId) == null ? moved : moved.withQueueCookie(eventId, fan.queueCookie(eventId));
+  }
+
+  /** The fan's status once the node answers it (after a restart the room is heard again within seconds). */
+  static com.fasterxml.jackson.databind.JsonNode placesStatus(HttpFan fan, String eventId) {
+    java.util.concurrent.atomic.AtomicReference<HttpFan.Reply> last = new java.util.concurrent.atomic.AtomicReference<>();
+    org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30)).pollInterval(java.time.Duration.ofMillis(100))
+        .until(() -> {
+          last.set(fan.send("GET", "/api/events/" + eventId + "/queue/status", null));
+          return last.get().status() == 200;
+        });
+    return last.get().json();
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"h2", "postgres"})
+  void aLeaveAndRejoinLoopKeepsOnePlaceAndTheNextFanComesRightBehindIt(String database) throws Exception {
+    io.boxoffice.support.MutableClock clock = new io.boxoffice.support.MutableClock(java.time.Instant.now());
+    Node node = placesNode(database, Files.createTempDirectory("boxoffice-places"), clock);
+    try {
+      Sales sales = new Sales(node.httpPort(), TestNode.ADMIN_TOKEN);
+      String e = placesOnSale(sales, clock);
+      for (int i = 0; i < 3; i++) assertEquals("lobby", placesJoin(placesFan(node), e).json().path("state").asText());
+      placesStart(sales, e, clock);
+      HttpFan bot = placesFan(node);
+      int place = placesJoin(bot, e).json().path("position").asInt();
+      assertEquals(4, place, "three in the lobby, then the bot");
+      String token = bot.queueCookie(e);
+      for (int i = 0; i < 11; i++) {
+        assertEquals(204, bot.send("DELETE", "/api/events/" + e + "/queue", null).status());
+        // Back from a fresh client (no queue cookie), and from one that kept the old token: the same place.
+        HttpFan fresh = new HttpFan(node.httpPort()).withCookie(bot.cookie());
+        HttpFan.Reply back = i % 2 == 0 ? placesJoin(fresh, e) : placesJoin(fresh.withQueueCookie(e, token), e);
+        assertEquals(200, back.status(), back.body());
+        assertEquals("waiting", back.json().path("state").asText(), back.body());
+        assertEquals(place, back.json().path("position").asInt(), "round " + i + ": the same place back, not a new one");
+      }
+      HttpFan next = placesFan(node);
+      assertEquals(place + 1, placesJoin(next, e).json().path("position").asInt(), "the next fan is fifth, not fifteenth");
+
+      // The line passes them; after that leaving is final: no other place, a clear refusal.
+      clock.advance(java.time.Duration.ofSeconds(60));
+      org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30))
+          .until(() -> placesStats(sales, e).path("admittedUpTo").asInt() >= place + 1);
+      assertEquals(204, bot.send("DELETE", "/api/events/" + e + "/queue", null).status());
+      Hostile.refused(placesJoin(new HttpFan(node.httpPort()).withCookie(bot.cookie()), e), 409, "place_given_up");
+      assertEquals(place + 2, placesJoin(placesFan(node), e).json().path("position").asInt(), "nothing was minted for the bot");
+    } finally {
+      node.stop();
+    }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"h2", "postgres"})
+  void whoLeftStaysLeftAcrossARestartAndItsTokenCannotHold(String database) throws Exception {
+    io.boxoffice.support.MutableClock clock = new io.boxoffice.support.MutableClock(java.time.Instant.now());
+    java.nio.file.Path dir = Files.createTempDirectory("boxoffice-places");
+    Node node = placesNode(database, dir, clock);
+    String e;
+    HttpFan lobbyLeaver;
+    HttpFan laterLeaver;
+    HttpFan stayer;
+    try {
+      Sales sales = new Sales(node.httpPort(), TestNode.ADMIN_TOKEN);
+      e = placesOnSale(sales, clock);
+      lobbyLeaver = placesFan(node);
+      stayer = placesFan(node);
+      placesJoin(lobbyLeaver, e);
+      placesJoin(stayer, e);
+      String lobbyToken = lobbyLeaver.queueCookie(e);
+      assertEquals(204, lobbyLeaver.send("DELETE", "/api/events/" + e + "/queue", null).status());
+      lobbyLeaver.withQueueCookie(e, lobbyToken);
+      placesStart(sales, e, clock);
+      laterLeaver = placesFan(node);
+      placesJoin(laterLeaver, e);
+      String laterToken = laterLeaver.queueCookie(e);
+      assertEquals(204, laterLeaver.send("DELETE", "/api/events/" + e + "/queue", null).status());
+      laterLeaver.withQueueCookie(e, laterToken);
+      // The edge hears of it with the room's next manifest (a tick).
+      org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30))
+          .until(() -> placesStatus(laterLeaver, e).path("state").asText().equals("left"));
+    } finally {
+      node.stop();
+    }
+
+    Node again = placesNode(database, dir, clock);
+    try {
+      Sales sales = new Sales(again.httpPort(), TestNode.ADMIN_TOKEN);
+      HttpFan lobbyCopy = placesOn(again, lobbyLeaver, e);
+      HttpFan laterCopy = placesOn(again, laterLeaver, e);
+      HttpFan stayerHere = placesOn(again, stayer, e);
+      assertEquals("left", placesStatus(lobbyCopy, e).path("state").asText(), "the lobby leaver's token, after the restart");
+      assertEquals("left", placesStatus(laterCopy, e).path("state").asText(), "the later leaver's token, after the restart");
+      // The line moves past all of them: the stayer shops, the leavers' tokens never do.
+      clock.advance(java.time.Duration.ofSeconds(60));
+      org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30))
+          .until(() -> placesStatus(stayerHere, e).path("state").asText().equals("admitted"));
+      assertEquals(1, placesStats(sales, e).path("activeShoppers").asInt(), "the leavers count as no shoppers");
+      for (HttpFan leaver : List.of(lobbyCopy, laterCopy)) {
+        assertEquals("left", placesStatus(leaver, e).path("state").asText());
+        Hostile.refused(leaver.send("POST", "/api/events/" + e + "/cart/holds", "{\"best\":{\"quantity\":1}}"), 403, "not_admitted");
+      }
+      HttpFan.Reply hold = stayerHere.send("POST", "/api/events/" + e + "/cart/holds", "{\"best\":{\"quantity\":1}}");
+      assertEquals(200, hold.status(), hold.body());
+    } finally {
+      again.stop();
+    }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"h2", "postgres"})
+  void placesStayDenseAcrossRestartsInTheLobbyAndAfterTheStart(String database) throws Exception {
+    io.boxoffice.support.MutableClock clock = new io.boxoffice.support.MutableClock(java.time.Instant.now());
+    java.nio.file.Path dir = Files.createTempDirectory("boxoffice-places");
+    List<HttpFan> lobby = new ArrayList<>();
+    String e;
+    Node node = placesNode(database, dir, clock);
+    try {
+      e = placesOnSale(new Sales(node.httpPort(), TestNode.ADMIN_TOKEN), clock);
+      for (int i = 0; i < 2; i++) {
+        HttpFan fan = placesFan(node);
+        assertEquals("lobby", placesJoin(fan, e).json().path("state").asText());
+        lobby.add(fan);
+      }
+    } finally {
+      node.stop();
+    }
+
+    int firstLater;
+    node = placesNode(database, dir, clock);
+    try {
+      Sales sales = new Sales(node.httpPort(), TestNode.ADMIN_TOKEN);
+      HttpFan third = placesFan(node);
+      org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30))
+          .until(() -> placesJoin(third, e).status() == 200);
+      lobby.add(third);
+      placesStart(sales, e, clock);
+      java.util.Set<Integer> places = new java.util.TreeSet<>();
+      for (HttpFan fan : lobby) places.add(placesStatus(placesOn(node, fan, e), e).path("position").asInt());
+      assertEquals(java.util.Set.of(1, 2, 3), places, "three lobby accounts, places 1 to 3: no phantom of the restart in the lottery");
+      firstLater = placesJoin(placesFan(node), e).json().path("position").asInt();
+      assertEquals(4, firstLater);
+    } finally {
+      node.stop();
+    }
+
+    node = placesNode(database, dir, clock);
+    try {
+      Sales sales = new Sales(node.httpPort(), TestNode.ADMIN_TOKEN);
+      HttpFan next = placesFan(node);
+      java.util.concurrent.atomic.AtomicReference<HttpFan.Reply> joined = new java.util.concurrent.atomic.AtomicReference<>();
+      org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30)).until(() -> {
+        joined.set(placesJoin(next, e));
+        return joined.get().status() == 200;
+      });
+      assertEquals(firstLater + 1, joined.get().json().path("position").asInt(),
+          "the next fan after a restart comes right after the last one: no lost block of places");
+      clock.advance(java.time.Duration.ofSeconds(60));
+      org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30))
+          .until(() -> placesStats(sales, e).path("admittedUpTo").asInt() == firstLater + 1);
+      assertEquals(firstLater + 1, placesStats(sales, e).path("activeShoppers").asInt(), "every admitted place is a fan's: no phantom shoppers");
+    } finally {
+      node.stop();
+    }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"h2", "postgres"})
+  void fortyJoinsAtOnceOfOneAccountAfterTheStartMakeOnePlaceAndNoGap(String database) throws Exception {
+    io.boxoffice.support.MutableClock clock = new io.boxoffice.support.MutableClock(java.time.Instant.now());
+    Node node = placesNode(database, Files.createTempDirectory("boxoffice-places"), clock);
+    try {
+      Sales sales = new Sales(node.httpPort(), TestNode.ADMIN_TOKEN);
+      String e = placesOnSale(sales, clock);
+      placesJoin(placesFan(node), e);
+      placesStart(sales, e, clock);
+      HttpFan bot = placesFan(node);
+      List<CompletableFuture<HttpFan.Reply>> joins = new ArrayList<>();
+      for (int i = 0; i < 40; i++) {
+        // A fresh client each time (no queue cookie), all at once.
+        joins.add(new HttpFan(node.httpPort()).withCookie(bot.cookie()).sendAsync("POST", "/api/events/" + e + "/queue", "{}"));
+      }
+      java.util.Set<Integer> places = new java.util.TreeSet<>();
+      for (CompletableFuture<HttpFan.Reply> j : joins) {
+        HttpFan.Reply r = j.join();
+        assertEquals(200, r.status(), r.body());
+        places.add(r.json().path("position").asInt());
+      }
+      assertEquals(java.util.Set.of(2), places, "one account, one place, however many tabs");
+      assertEquals(3, placesJoin(placesFan(node), e).json().path("position").asInt(), "and no place nobody holds before the next fan");
+    } finally {
+      node.stop();
+    }
+  }
 }

@@ -25,7 +25,7 @@ import org.apache.pekko.actor.typed.ActorRef;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
-/** The waiting room on an injected clock: schedule, lobby, lottery start, admission rate and cap, pause, leases, restarts. */
+/** The waiting room on an injected clock: schedule, lobby, lottery start, admission rate and cap, pause, places given and given up, restarts. */
 class WaitingRoomTest {
   static final ActorTestKit testKit = ActorTestKit.create(TestConfigs.entityConfig());
   static final Instant T0 = Instant.parse("2026-12-01T09:45:00Z");
@@ -249,6 +249,85 @@ class WaitingRoomTest {
     long releasedPassed = java.util.Arrays.stream(left).filter(p -> p <= m.admittedUpTo()).count();
     assertEquals(150 + releasedPassed, m.admittedUpTo(), "released places do not use up the cap");
     assertEquals(150, m.activeShoppers());
+  }
+
+  // ---- issue 31: places stay dense across restarts, and who left is written down ---------
+
+  <T extends WaitingRoom.Reply> T reply(ActorRef<WaitingRoom.Command> room,
+                                        java.util.function.Function<ActorRef<WaitingRoom.Reply>, WaitingRoom.Command> f, Class<T> type) {
+    TestProbe<WaitingRoom.Reply> probe = testKit.createTestProbe();
+    room.tell(f.apply(probe.getRef()));
+    return probe.expectMessageClass(type);
+  }
+
+  @Test
+  void aRestartInTheLobbyAddsNoPlaceNobodyHolds() {
+    ActorRef<WaitingRoom.Command> room = room();
+    ask(room, r -> new WaitingRoom.SetSchedule(schedule(600, 100_000), r));
+    lobby(room, 3);
+    testKit.stop(room);
+    ActorRef<WaitingRoom.Command> again = room();
+    assertEquals(new WaitingRoom.LobbyIndex(4), reply(again, WaitingRoom.TakePlace::new, WaitingRoom.LobbyIndex.class),
+        "the next index follows the last given, however the room restarted");
+    testKit.stop(again);
+    ActorRef<WaitingRoom.Command> third = room();
+    startSale(third);
+    assertEquals(4, manifest(third).cohortSize(), "four accounts, four places: no block of places nobody holds (finding 8)");
+  }
+
+  @Test
+  void laterPlacesFollowTheLastGivenAcrossARestart() {
+    ActorRef<WaitingRoom.Command> room = room();
+    ask(room, r -> new WaitingRoom.SetSchedule(schedule(600, 100_000), r));
+    lobby(room, 3);
+    startSale(room);
+    assertEquals(new WaitingRoom.LaterPlace(4), reply(room, WaitingRoom.TakePlace::new, WaitingRoom.LaterPlace.class));
+    assertEquals(new WaitingRoom.LaterPlace(5), reply(room, WaitingRoom.TakePlace::new, WaitingRoom.LaterPlace.class));
+    testKit.stop(room);
+    ActorRef<WaitingRoom.Command> again = room();
+    assertEquals(new WaitingRoom.LaterPlace(6), reply(again, WaitingRoom.TakePlace::new, WaitingRoom.LaterPlace.class),
+        "no lease lost with a node: the next fan is sixth (finding 8)");
+    tickFor(again, 60);
+    assertEquals(6, manifest(again).admittedUpTo(), "the line runs to the last place given, over no phantom");
+  }
+
+  @Test
+  void whoLeftIsWrittenDownAndSurvivesARestart() {
+    ActorRef<WaitingRoom.Command> room = room();
+    ask(room, r -> new WaitingRoom.SetSchedule(schedule(1, 100_000), r));
+    lobby(room, 5);
+    reply(room, r -> new WaitingRoom.GiveUp(2, 0, r), WaitingRoom.Recorded.class);
+    testKit.stop(room);
+    ActorRef<WaitingRoom.Command> again = room();
+    startSale(again);
+    WaitingRoom.Manifest started = manifest(again);
+    long drawn = Lottery.place(2, started.salt(), started.cohortSize());
+    assertTrue(java.util.Arrays.binarySearch(started.left(), drawn) >= 0, "the lobby leaver's place is skipped after a restart (finding 3)");
+    long later = reply(again, WaitingRoom.TakePlace::new, WaitingRoom.LaterPlace.class).place();
+    reply(again, r -> new WaitingRoom.GiveUp(0, later, r), WaitingRoom.Recorded.class);
+    testKit.stop(again);
+    ActorRef<WaitingRoom.Command> third = room();
+    assertTrue(java.util.Arrays.binarySearch(manifest(third).left(), later) >= 0, "a later place given up is still given up");
+    reply(third, r -> new WaitingRoom.TakeBack(0, later, r), WaitingRoom.Recorded.class);
+    assertTrue(java.util.Arrays.binarySearch(manifest(third).left(), later) < 0, "taken back before the line reached it");
+  }
+
+  @Test
+  void theNewEventsAndTheStateWithWhoLeftReadBackAsWritten() {
+    org.apache.pekko.serialization.Serialization serialization =
+        org.apache.pekko.serialization.SerializationExtension.get(testKit.system());
+    WaitingRoom.State state = WaitingRoom.State.empty().withLobbyGiven(7).withGiven(12).withLeft(3, 0, true).withLeft(0, 11, true)
+        .withLeft(0, 9, true);
+    for (Object written : java.util.List.of(state, new WaitingRoom.LobbyIndexesGiven(7), new WaitingRoom.PlacesGiven(12),
+        new WaitingRoom.PlaceGivenUp(0, 11), new WaitingRoom.PlaceTakenBack(3, 0))) {
+      org.apache.pekko.serialization.Serializer serializer = serialization.findSerializerFor(written);
+      assertTrue(serializer.getClass().getSimpleName().contains("Jackson"), serializer.toString());
+      byte[] bytes = serialization.serialize(written).get();
+      Object read = serialization.deserialize(bytes, serializer.identifier(),
+          org.apache.pekko.serialization.Serializers.manifestFor(serializer, written)).get();
+      assertEquals(written, read);
+    }
+    assertEquals(java.util.List.of(9L, 11L), state.left(), "kept sorted");
   }
 
   @Test

@@ -20,6 +20,9 @@ public sealed interface JoinOutcome {
   /** The on-sale asks for a proof of work, and this one was not accepted. */
   record BadPow(ProofOfWork.Verdict verdict) implements Refused {}
 
+  /** The account gave its place up and the line has passed it: one account, one place, so no other. */
+  record GaveUp() implements Refused {}
+
   /** The account's place keeper could not get an answer from the room: try again. */
   record Unavailable() implements Refused {}
 
@@ -34,7 +37,4 @@ public sealed interface JoinOutcome {
 
   /** The place keeper holds a place (or lobby index) for the account: that is the fan's. */
   record KeepAccountPlace() implements JoinOutcome {}
-
-  /** The sale started (or the account gave its lobby index up): the next place at the back of the line. */
-  record TakeLaterPlace() implements JoinOutcome {}
 }

@@ -42,15 +42,14 @@ public final class JoinPolicy {
   }
 
   /**
-   * After asking the place keeper: a place it holds is the fan's; a refusal of the room for a
-   * lobby index ends the join, except {@link Refusal#STARTED} (the fan queues at the back, as
-   * without any refusal); any other failure (the room did not answer) is worth a retry.
+   * After asking the place keeper: a place it holds is the fan's; a place the account gave up
+   * and the line has passed is never replaced ({@link JoinOutcome.GaveUp}); a refusal of the
+   * room ends the join; anything else (the room did not answer) is worth a retry.
    */
   public static JoinOutcome afterAsking(boolean holdsPlace, String refusal) {
     if (holdsPlace) return new JoinOutcome.KeepAccountPlace();
-    if (refusal == null) return new JoinOutcome.TakeLaterPlace();
     Refusal r = Refusal.fromCode(refusal).orElse(null);
-    if (r == Refusal.STARTED) return new JoinOutcome.TakeLaterPlace();
+    if (r == Refusal.PLACE_GIVEN_UP) return new JoinOutcome.GaveUp();
     if (r == Refusal.NOT_OPEN) return new JoinOutcome.NotOpen(null);
     if (r == Refusal.NOT_ON_SALE) return new JoinOutcome.NotOnSale();
     return new JoinOutcome.Unavailable();

@@ -15,7 +15,9 @@ public enum Refusal {
   NOT_ON_SALE(io.boxoffice.common.Refusal.NOT_ON_SALE, "the event has no on-sale"),
   NOT_OPEN(io.boxoffice.common.Refusal.NOT_OPEN, "the lobby is not open yet"),
   STARTED(io.boxoffice.common.Refusal.STARTED, "the sale has started"),
-  NOT_STARTED(io.boxoffice.common.Refusal.NOT_STARTED, "the sale has not started");
+  NOT_STARTED(io.boxoffice.common.Refusal.NOT_STARTED, "the sale has not started"),
+  PLACE_GIVEN_UP(io.boxoffice.common.Refusal.PLACE_GIVEN_UP,
+      "this account gave its place up and the line has passed it: one account has one place in a sale");
 
   private final io.boxoffice.common.Refusal refusal;
   private final String message;

@@ -1,21 +1,24 @@
 package io.boxoffice.queue.domain;
 
 import java.time.Duration;
-import java.util.HashSet;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Supplier;
 
 /**
  * The rules of one event's waiting room: who may define, open, schedule, pause or re-rate it,
- * which lobby index a joining account gets, which places an edge node may lease, how far a
- * tick moves the line (at the admission rate, within the cap on active shoppers, past places
- * given up), and what counts as an active shopper. It decides against the recorded
- * {@link RoomState} and a given instant; what it keeps itself is what the room never writes
- * down (lobby joins since the last count, places given up or bought, the shopping window,
- * the seat counts), so a restart loses only that. It knows nothing of actors or clocks.
+ * which lobby index or later place a joining account gets, who gives a place up and who may
+ * take it back, how far a tick moves the line (at the admission rate, within the cap on active
+ * shoppers, skipping places given up), and what counts as an active shopper. It decides against
+ * the recorded {@link RoomState} and a given instant; what it keeps itself is what the room
+ * never writes down (lobby joins since the last count, places bought or arrived, the shopping
+ * window, the seat counts), so a restart loses only that. Every index and place it gives and
+ * every place given up is written before anyone hears of it, so a restart adds no place and
+ * forgets no leaver: places stay dense (invariant 12). It knows nothing of actors or clocks.
  *
  * <p>Decisions that change the record answer an {@link Outcome} (or a {@link Tick}); the caller
  * persists the matching events. The other commands only change what the room keeps in memory.
@@ -46,8 +49,17 @@ public final class Room {
   /** Allowed: record the command's events. */
   public record Accepted() implements Outcome {}
 
-  /** The account's lobby index; when {@code reserveUpTo} is above 0, indices up to it must be reserved (written) first. */
-  public record LobbyIndexGiven(long index, long reserveUpTo) implements Outcome {}
+  /** The account's lobby index: record that indices were given up to it before the account is told. */
+  public record LobbyIndexGiven(long index) implements Outcome {}
+
+  /** A later place, behind everyone before: record that places were given up to it before the account is told. */
+  public record PlaceGiven(long place) implements Outcome {}
+
+  /** A place is given up: record it (the lobby index before the start, else the place; the other is 0). */
+  public record GivenUp(long lobbyIndex, long place) implements Outcome {}
+
+  /** A place given up is taken back before the line passed it: record it (as {@link GivenUp}). */
+  public record TakenBack(long lobbyIndex, long place) implements Outcome {}
 
   /** Later places [{@code from}, {@code to}] for an edge node: record that the lease reaches {@code to}. */
   public record PlacesLeased(long from, long to) implements Outcome {}
@@ -70,12 +82,10 @@ public final class Room {
   private long lobbyDelta;
   /** The next lobby index to give; 0 until this incarnation gives its first (then it starts after the reservation). */
   private long nextLobbyIndex;
-  /** The highest later place an edge node says it handed out. */
+  /** The next later place to give; 0 until this incarnation gives its first (then it starts after what was recorded). */
+  private long nextPlace;
+  /** The highest later place an edge node of an older build says it handed out from its lease. */
   private long highestAssigned;
-  /** Lobby indices whose accounts left before the start: their places are released at the start. */
-  private final Set<Long> leftLobbyIndexes = new HashSet<>();
-  /** Places released by fans who left: never admitted to shop, not counted as active shoppers. */
-  private final TreeSet<Long> leftPlaces = new TreeSet<>();
   /** Places whose fans bought: still admitted in their window, no longer counted as active shoppers. */
   private final TreeSet<Long> boughtPlaces = new TreeSet<>();
   /** Admitted places whose fans came to shop (held seats): they count for their whole window. */
@@ -133,47 +143,77 @@ public final class Room {
 
   /**
    * The next lobby index: one per account (its place keeper asks once), in arrival order; the
-   * lottery makes arrival order irrelevant. Indices are reserved in blocks of
-   * {@link #LOBBY_BLOCK}, so a write is needed once per block; after a restart the rest of the
-   * block is skipped (those indices become places nobody holds), so no index is given twice.
+   * lottery makes arrival order irrelevant. The caller writes that indices were given up to it
+   * before it tells the account (many in one write), so a restart goes on after the last one
+   * given: the cohort at the start is exactly the accounts that joined, with no index nobody
+   * holds. (Older journals reserved blocks of {@link #LOBBY_BLOCK}; a room restarted over one
+   * goes on after its last reservation.)
    */
   public Outcome takeLobbyIndex(RoomState room, long now) {
     OnSaleSchedule schedule = room.schedule();
     if (schedule == null) return new Refused(Refusal.NOT_ON_SALE);
     if (room.started()) return new Refused(Refusal.STARTED);
     if (now < schedule.lobbyOpensAt()) return new Refused(Refusal.NOT_OPEN);
-    if (nextLobbyIndex == 0) nextLobbyIndex = room.lobbyReservedUpTo() + 1;
+    if (nextLobbyIndex == 0) nextLobbyIndex = Math.max(room.lobbyReservedUpTo(), room.lobbyGivenUpTo()) + 1;
     long index = nextLobbyIndex++;
     lobbyDelta++;
-    long reserved = room.lobbyReservedUpTo();
-    return new LobbyIndexGiven(index, index <= reserved ? 0 : reserved + LOBBY_BLOCK);
-  }
-
-  /** An account that left the lobby came back before the start with its old index. */
-  public void lobbyReturned(RoomState room, long lobbyIndex) {
-    if (!room.started() && leftLobbyIndexes.remove(lobbyIndex)) lobbyDelta++;
+    return new LobbyIndexGiven(index);
   }
 
   /**
-   * A fan left: before the start the lobby shrinks (and the index's place is released at the
-   * start); after it the place is released: never admitted to shop, and no longer counted as an
-   * active shopper if the line had reached it. {@code lobbyIndex} is 0 for none.
+   * An account's one place in the line, asked once per account: a lobby index before the start,
+   * after it the next place behind everyone before, given by the room itself and written before
+   * the account is told (many in one write), so no place is given that nobody holds, whatever
+   * restarts.
    */
-  public void left(RoomState room, long lobbyIndex, long place) {
+  public Outcome takePlace(RoomState room, long now) {
+    if (!room.started()) return takeLobbyIndex(room, now);
+    if (nextPlace == 0) nextPlace = Math.max(room.leasedUpTo(), room.givenUpTo()) + 1;
+    return new PlaceGiven(nextPlace++);
+  }
+
+  /**
+   * An account gives its place up (its place keeper asks once): before the start the lobby
+   * shrinks and the index's place is skipped at the start; after it the place is skipped by the
+   * line (never admitted, no admission spent on it) and no longer counts as an active shopper if
+   * the line had reached it. {@code lobbyIndex} is 0 for none. Giving up what was given up
+   * already changes nothing.
+   */
+  public Outcome giveUp(RoomState room, long lobbyIndex, long place) {
     if (!room.started()) {
-      if (lobbyIndex > 0 && leftLobbyIndexes.add(lobbyIndex)) lobbyDelta--;
-      return;
+      if (lobbyIndex <= 0 || room.leftLobby(lobbyIndex)) return UNCHANGED;
+      lobbyDelta--;
+      return new GivenUp(lobbyIndex, 0);
     }
     long p = placeOf(room, lobbyIndex, place);
-    if (p <= 0 || !leftPlaces.add(p)) return;
+    if (p <= 0 || room.hasLeft(p)) return UNCHANGED;
     // A fan who bought and then leaves stopped counting already.
     if (!boughtPlaces.contains(p)) stopCounting(room, p);
+    return new GivenUp(0, p);
+  }
+
+  /**
+   * An account that gave its place up comes back: it gets the same place, never another, as
+   * long as the line has not passed it; once the line has, {@link Refusal#PLACE_GIVEN_UP}. A
+   * place that was not given up is the account's anyway (nothing to record). Only an account
+   * whose place keeper recorded that it left asks.
+   */
+  public Outcome takeBack(RoomState room, long lobbyIndex, long place) {
+    if (!room.started()) {
+      if (lobbyIndex <= 0 || !room.leftLobby(lobbyIndex)) return UNCHANGED;
+      lobbyDelta++;
+      return new TakenBack(lobbyIndex, 0);
+    }
+    long p = placeOf(room, lobbyIndex, place);
+    if (p <= 0) return UNCHANGED;
+    if (p <= room.admittedUpTo()) return new Refused(Refusal.PLACE_GIVEN_UP);
+    return room.hasLeft(p) ? new TakenBack(0, p) : UNCHANGED;
   }
 
   /** A fan bought: the place still admits in its window but no longer counts as an active shopper. */
   public void bought(RoomState room, long lobbyIndex, long place) {
     long p = placeOf(room, lobbyIndex, place);
-    if (room.started() && p > 0 && !leftPlaces.contains(p) && boughtPlaces.add(p)) stopCounting(room, p);
+    if (room.started() && p > 0 && !room.hasLeft(p) && boughtPlaces.add(p)) stopCounting(room, p);
   }
 
   /**
@@ -183,7 +223,7 @@ public final class Room {
   public void arrived(RoomState room, long lobbyIndex, long place) {
     long p = placeOf(room, lobbyIndex, place);
     if (!room.started() || p <= 0 || p > room.admittedUpTo()) return;
-    if (leftPlaces.contains(p) || boughtPlaces.contains(p) || !arrivedPlaces.add(p)) return;
+    if (room.hasLeft(p) || boughtPlaces.contains(p) || !arrivedPlaces.add(p)) return;
     long at = AdmissionLog.admittedAt(room.admissions(), p);
     if (at != AdmissionLog.LONG_AGO && at != AdmissionLog.NOT_YET) shoppers.arrivedAdmittedAt(at);
   }
@@ -191,8 +231,10 @@ public final class Room {
   /** Places behind the lottery cohort for an edge node to hand out in arrival order: 1 to {@link #MAX_LEASE} at once, after the start. */
   public Outcome lease(RoomState room, int count) {
     if (!room.started()) return new Refused(Refusal.NOT_STARTED);
-    long from = room.leasedUpTo() + 1;
-    long to = room.leasedUpTo() + Math.max(1, Math.min(count, MAX_LEASE));
+    // Leases are asked only by edge nodes of an older build: they never overlap places the room gave itself.
+    long from = Math.max(room.leasedUpTo(), Math.max(room.givenUpTo(), nextPlace - 1)) + 1;
+    long to = from - 1 + Math.max(1, Math.min(count, MAX_LEASE));
+    if (nextPlace > 0) nextPlace = to + 1;
     return new PlacesLeased(from, to);
   }
 
@@ -227,10 +269,6 @@ public final class Room {
     if (now < schedule.startsAt()) return new Tick(counted, Optional.empty(), OptionalLong.empty());
     long cohort = Math.max(1, highestLobbyIndex(room));
     String salt = salts.get();
-    for (long index : leftLobbyIndexes) {
-      if (index <= cohort) leftPlaces.add(Lottery.place(index, salt, cohort));
-    }
-    leftLobbyIndexes.clear();
     line = new AdmissionControl.Line(0, 0, now);
     return new Tick(counted, Optional.of(new Start(salt, cohort)), OptionalLong.empty());
   }
@@ -242,13 +280,24 @@ public final class Room {
     }
     AdmissionControl.Line from = new AdmissionControl.Line(line.admittedUpTo(), line.carry(),
         Math.max(line.at(), now - MAX_STEP_MS));
+    long highest = highestPlace(room);
     line = AdmissionControl.advance(from,
         new AdmissionControl.Limits(schedule.admissionPerMinute(), schedule.maxActiveShoppers(), shoppers.active(now),
-            Math.max(room.cohortSize(), highestAssigned), room.paused(), seats.noneToHold()),
+            highest, room.paused(), seats.noneToHold()),
         now);
-    // Places released by fans who left are passed without counting as shoppers.
-    long released = leftPlaces.subSet(from.admittedUpTo(), false, line.admittedUpTo(), true).size();
-    shoppers.admitted(line.admittedUpTo() - from.admittedUpTo() - released, now);
+    // Places given up are skipped: the step admits that many live places, and the left ones in
+    // its way are passed for free (they spend no admission and count as no shopper), so a fan
+    // who leaves pushes nobody back.
+    List<Long> left = room.left();
+    int next = firstAbove(left, from.admittedUpTo());
+    long upTo = line.admittedUpTo();
+    while (next < left.size() && left.get(next) <= upTo && upTo < highest) {
+      upTo++;
+      next++;
+    }
+    line = new AdmissionControl.Line(upTo, line.carry(), line.at());
+    long released = firstAbove(left, upTo) - firstAbove(left, from.admittedUpTo());
+    shoppers.admitted(upTo - from.admittedUpTo() - released, now);
     forgetEndedPlaces(room, now);
     return new Tick(OptionalLong.empty(), Optional.empty(),
         line.admittedUpTo() == room.admittedUpTo() ? OptionalLong.empty() : OptionalLong.of(line.admittedUpTo()));
@@ -272,9 +321,18 @@ public final class Room {
       if (step.at() != AdmissionLog.LONG_AGO && step.upTo() > previous) shoppers.admitted(step.upTo() - previous, step.at());
       previous = Math.max(previous, step.upTo());
     }
+    // Places given up after the line reached them stopped counting (the record says which).
+    for (long p : room.left()) {
+      if (p > room.admittedUpTo()) break;
+      long at = AdmissionLog.admittedAt(room.admissions(), p);
+      if (at != AdmissionLog.LONG_AGO && at != AdmissionLog.NOT_YET) shoppers.stoppedAdmittedAt(at, false);
+    }
   }
 
-  /** A released or bought place whose window would have ended needs no remembering: its token no longer admits anyway. */
+  /**
+   * A bought place whose window would have ended needs no remembering: its token no longer admits
+   * anyway. (Places given up are forgotten as the record's admission log forgets them, {@link #forget}.)
+   */
   private void forgetEndedPlaces(RoomState room, long now) {
     long horizon = admissionLogHorizon(now);
     long over = 0;
@@ -282,7 +340,6 @@ public final class Room {
       if (step.at() < horizon) over = step.upTo();
     }
     if (over > 0) {
-      leftPlaces.headSet(over, true).clear();
       boughtPlaces.headSet(over, true).clear();
       arrivedPlaces.headSet(over, true).clear();
     }
@@ -304,9 +361,51 @@ public final class Room {
     return shoppers.active(now);
   }
 
-  /** The places released by fans who left, sorted. */
-  public long[] leftPlaces() {
-    return leftPlaces.stream().mapToLong(Long::longValue).toArray();
+  /** The places given up, sorted, as the manifest carries them. */
+  public static long[] leftPlaces(RoomState room) {
+    return room.left().stream().mapToLong(Long::longValue).toArray();
+  }
+
+  // ---- how the record changes (the entity's event handler and the tests' journal apply these) --
+
+  /** The sorted list with {@code value} in it. */
+  public static List<Long> with(List<Long> sorted, long value) {
+    int at = Collections.binarySearch(sorted, value);
+    if (at >= 0) return sorted;
+    List<Long> out = new ArrayList<>(sorted.size() + 1);
+    out.addAll(sorted);
+    out.add(-at - 1, value);
+    return List.copyOf(out);
+  }
+
+  /** The sorted list without {@code value}. */
+  public static List<Long> without(List<Long> sorted, long value) {
+    int at = Collections.binarySearch(sorted, value);
+    if (at < 0) return sorted;
+    List<Long> out = new ArrayList<>(sorted);
+    out.remove(at);
+    return List.copyOf(out);
+  }
+
+  /** At the start: the places of the lobby indices given up (within the cohort), sorted. */
+  public static List<Long> placesOfLeftLobby(List<Long> leftLobby, String salt, long cohortSize) {
+    List<Long> places = new ArrayList<>();
+    for (long index : leftLobby) {
+      if (index >= 1 && index <= cohortSize) places.add(Lottery.place(index, salt, cohortSize));
+    }
+    Collections.sort(places);
+    return List.copyOf(places);
+  }
+
+  /**
+   * The places given up that still matter once the line's log has moved on: those the log no
+   * longer covers (admitted before its horizon: their windows are over, their tokens no longer
+   * admit) are forgotten, so the record and the manifest do not grow with the sale.
+   */
+  public static List<Long> forget(List<Long> left, List<AdmissionLog.Step> log) {
+    if (left.isEmpty() || log.isEmpty() || log.get(0).at() != AdmissionLog.LONG_AGO) return left;
+    int from = firstAbove(left, log.get(0).upTo());
+    return from == 0 ? left : List.copyOf(left.subList(from, left.size()));
   }
 
   public Seats seats() {
@@ -322,7 +421,18 @@ public final class Room {
 
   /** The highest lobby index that may have been given. */
   private long highestLobbyIndex(RoomState room) {
-    return nextLobbyIndex > 0 ? nextLobbyIndex - 1 : room.lobbyReservedUpTo();
+    return nextLobbyIndex > 0 ? nextLobbyIndex - 1 : Math.max(room.lobbyReservedUpTo(), room.lobbyGivenUpTo());
+  }
+
+  /** The last place anyone holds: the cohort's, a later place the room gave, or one an older edge node gave from its lease. */
+  private long highestPlace(RoomState room) {
+    return Math.max(room.cohortSize(), Math.max(highestAssigned, room.givenUpTo()));
+  }
+
+  /** The index of the first value above {@code value} in the sorted list. */
+  private static int firstAbove(List<Long> sorted, long value) {
+    int at = Collections.binarySearch(sorted, value);
+    return at >= 0 ? at + 1 : -at - 1;
   }
 
   /** The place of a lobby index (drawn at the start) or a later place as it is. */

@@ -9,7 +9,6 @@ import io.boxoffice.edge.Bulkhead;
 import io.boxoffice.edge.BulkheadDirectives;
 import io.boxoffice.edge.FanContext;
 import io.boxoffice.edge.Identity;
-import io.boxoffice.queue.EdgeLine;
 import io.boxoffice.queue.Manifests;
 import io.boxoffice.queue.PresaleRegistry;
 import io.boxoffice.queue.QueuePlace;
@@ -74,7 +73,6 @@ public final class QueueRoutes extends AllDirectives {
   private final FanContext fans;
   private final Manifests manifests;
   private final QueueToken tokens;
-  private final EdgeLine line;
   private final ProofOfWork pow;
   private final PresaleCodes presale;
   private final Function<String, RecipientRef<QueuePlace.Command>> places;
@@ -83,7 +81,7 @@ public final class QueueRoutes extends AllDirectives {
   private final Clock clock;
   private final long tokenMaxAgeSeconds;
 
-  public QueueRoutes(Api api, BulkheadDirectives bulkheads, Identity identity, FanContext fans, Manifests manifests, QueueToken tokens, EdgeLine line,
+  public QueueRoutes(Api api, BulkheadDirectives bulkheads, Identity identity, FanContext fans, Manifests manifests, QueueToken tokens,
                      ProofOfWork pow, PresaleCodes presale, Function<String, RecipientRef<QueuePlace.Command>> places,
                      Function<String, RecipientRef<PresaleRegistry.Command>> registries, Scheduler scheduler, Clock clock,
                      long tokenMaxAgeSeconds, Duration joinWait) {
@@ -94,7 +92,6 @@ public final class QueueRoutes extends AllDirectives {
     this.fans = fans;
     this.manifests = manifests;
     this.tokens = tokens;
-    this.line = line;
     this.pow = pow;
     this.presale = presale;
     this.places = places;
@@ -142,9 +139,11 @@ public final class QueueRoutes extends AllDirectives {
   private Route join(String eventId, String account, String prefix, JoinRequest r) {
     return onSuccess(manifests.current(eventId), m -> optionalCookie(QueueToken.cookieName(eventId), cookie -> {
       long now = clock.millis();
-      // A valid token of this account that names a place keeps it without asking anyone.
+      // A valid token of this account that names a place keeps it without asking anyone; one whose
+      // place was given up asks the place keeper, who takes it back if the line has not passed it.
       Optional<QueueToken.Claims> held = cookie.map(c -> tokens.verify(c.value(), eventId, account, prefix))
-          .filter(v -> v instanceof QueueToken.Valid).map(v -> ((QueueToken.Valid) v).claims()).filter(c -> c.place() != 0);
+          .filter(v -> v instanceof QueueToken.Valid).map(v -> ((QueueToken.Valid) v).claims()).filter(c -> c.place() != 0)
+          .filter(c -> !"left".equals(Standing.of(c, m, tokens, now).state()));
       JoinPolicy.Facts facts = new JoinPolicy.Facts(Phase.fromWire(m.state()), Standing.openSale(m), m.lobbyOpensAt(),
           held.isPresent(), m.presale(), r.code() != null, m.powBits(), r.pow() != null);
       JoinOutcome outcome = JoinPolicy.decide(facts, now,
@@ -155,7 +154,7 @@ public final class QueueRoutes extends AllDirectives {
       if (outcome instanceof JoinOutcome.KeepTokenPlace) return answer(held.get(), m, now);
       // Without a token (a new device, cleared cookies, another network): the account's one place, wherever it was taken.
       long nowSec = now / 1000;
-      CompletionStage<QueueToken.Claims> claims = placeOf(eventId, account, m)
+      CompletionStage<QueueToken.Claims> claims = placeOf(eventId, account)
           .thenApply(tokenPlace -> new QueueToken.Claims(eventId, account, tokenPlace, prefix, nowSec, 0));
       return onComplete(claims, result -> result.isSuccess()
           ? answer(result.get(), m, now)
@@ -169,6 +168,10 @@ public final class QueueRoutes extends AllDirectives {
     if (refused instanceof JoinOutcome.NotOpen n) {
       return new ApiError(409, "not_open", n.opensAt() == null ? "the lobby is not open yet" : "the lobby opens at " + n.opensAt());
     }
+    if (refused instanceof JoinOutcome.GaveUp) {
+      return new ApiError(409, "place_given_up",
+          "this account gave its place up and the line has passed it: one account has one place in a sale");
+    }
     if (refused instanceof JoinOutcome.BadCode) return new ApiError(403, "bad_code", "a valid presale code for this account is required");
     if (refused instanceof JoinOutcome.BadPow b) {
       return new ApiError(403, "bad_pow", "the proof of work was not accepted (" + b.verdict().name().toLowerCase() + ")");
@@ -178,36 +181,31 @@ public final class QueueRoutes extends AllDirectives {
 
   /**
    * The token place of the account: its lobby join index (as {@link Standing#lobbyToken}) or
-   * its later place, asked of its {@link QueuePlace}; a later arrival takes the next place of
-   * this node's leased block.
+   * its later place, as its {@link QueuePlace} keeps it (asking the room once per account, and
+   * never for a second place).
    */
-  private CompletionStage<Long> placeOf(String eventId, String account, WaitingRoom.Manifest m) {
+  private CompletionStage<Long> placeOf(String eventId, String account) {
     RecipientRef<QueuePlace.Command> place = places.apply(QueuePlace.entityId(eventId, account));
     // A join is idempotent per account: it waits for a slow place (a lobby's first seconds) rather than answering 503.
-    CompletionStage<QueuePlace.Place> kept = m.salt() == null
-        ? AskPattern.ask(place, QueuePlace.JoinLobby::new, joinWait, scheduler)
-        : AskPattern.ask(place, QueuePlace.Lookup::new, joinWait, scheduler);
-    return kept.thenCompose(p -> {
+    return AskPattern.ask(place, QueuePlace.Join::new, joinWait, scheduler).thenApply(p -> {
       JoinOutcome outcome = JoinPolicy.afterAsking(p.holds(), p.refusal());
       if (outcome instanceof JoinOutcome.Refused refused) throw refusal(refused);
-      if (outcome instanceof JoinOutcome.KeepAccountPlace) {
-        return CompletableFuture.completedFuture(p.place() > 0 ? p.place() : Standing.lobbyToken(p.lobbyIndex()));
-      }
-      // After the start (or a lobby entry given up): a place at the back of the line.
-      return line.nextPlace(eventId)
-          .thenCompose(offered -> AskPattern.<QueuePlace.Command, QueuePlace.Place>ask(place,
-              ref -> new QueuePlace.Claim(offered, ref), joinWait, scheduler))
-          .thenApply(taken -> taken.place() > 0 ? taken.place() : Standing.lobbyToken(taken.lobbyIndex()));
+      return p.place() > 0 ? p.place() : Standing.lobbyToken(p.lobbyIndex());
     });
   }
 
-  /** 204: the account gives its place up (see {@link QueuePlace}); the queue cookie is cleared. */
+  /**
+   * 204: the account gives its place up (see {@link QueuePlace}), once the room has recorded it;
+   * the queue cookie is cleared. 503 when the room did not answer (nothing changed: try again).
+   */
   private Route leave(String eventId, String account) {
     return onSuccess(manifests.current(eventId), m -> {
       if (Standing.closed(m)) return complete(api.error(notOnSale()));
       CompletionStage<QueuePlace.Place> left = AskPattern.ask(places.apply(QueuePlace.entityId(eventId, account)),
           QueuePlace.Leave::new, api.askTimeout(), scheduler);
-      return onComplete(left, result -> result.isSuccess()
+      return onComplete(left, result -> result.isSuccess() && result.get().refusal() != null
+          ? complete(api.error(new ApiError(503, "unavailable", "the waiting room did not answer, try again")))
+          : result.isSuccess()
           ? complete(HttpResponse.create().withStatus(204)
               .addHeader(QueueCookie.expired(eventId))
               .addHeader(RawHeader.create("Cache-Control", "private, no-store")))

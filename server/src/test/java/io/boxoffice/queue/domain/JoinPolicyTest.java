@@ -93,9 +93,11 @@ class JoinPolicyTest {
   void thePlaceKeepersAnswerDecidesTheRest() {
     assertInstanceOf(JoinOutcome.KeepAccountPlace.class, JoinPolicy.afterAsking(true, null));
     assertInstanceOf(JoinOutcome.KeepAccountPlace.class, JoinPolicy.afterAsking(true, "started"));
-    assertInstanceOf(JoinOutcome.TakeLaterPlace.class, JoinPolicy.afterAsking(false, null), "a lobby index given up");
-    assertInstanceOf(JoinOutcome.TakeLaterPlace.class, JoinPolicy.afterAsking(false, Refusal.STARTED.code()),
-        "too late for the lobby: the back of the line");
+    assertInstanceOf(JoinOutcome.GaveUp.class, JoinPolicy.afterAsking(false, Refusal.PLACE_GIVEN_UP.code()),
+        "a place given up and passed is never replaced by another");
+    assertInstanceOf(JoinOutcome.Unavailable.class, JoinPolicy.afterAsking(false, null), "no place and no reason: try again");
+    assertInstanceOf(JoinOutcome.Unavailable.class, JoinPolicy.afterAsking(false, Refusal.STARTED.code()),
+        "the place keeper asks for a later place itself: the room never answers it this");
     assertEquals(new JoinOutcome.NotOpen(null), JoinPolicy.afterAsking(false, Refusal.NOT_OPEN.code()));
     assertInstanceOf(JoinOutcome.NotOnSale.class, JoinPolicy.afterAsking(false, Refusal.NOT_ON_SALE.code()));
     assertInstanceOf(JoinOutcome.Unavailable.class, JoinPolicy.afterAsking(false, "unavailable"), "the room did not answer");

@@ -25,6 +25,10 @@ final class Journal {
   long admittedUpTo;
   long advancedAt;
   List<AdmissionLog.Step> admissions = List.of();
+  long lobbyGivenUpTo;
+  long givenUpTo;
+  List<Long> leftLobby = List.of();
+  List<Long> left = List.of();
 
   Journal(OnSaleSchedule schedule) {
     this(new Room(WINDOW, () -> SALT), schedule);
@@ -38,7 +42,7 @@ final class Journal {
 
   RoomState state() {
     return new RoomState(schedule, defined, open, paused, lobby, salt, cohortSize, lobbyReservedUpTo, leasedUpTo,
-        admittedUpTo, advancedAt, admissions);
+        admittedUpTo, advancedAt, admissions, lobbyGivenUpTo, givenUpTo, leftLobby, left);
   }
 
   /** The same record read by a fresh room: what the room kept in memory is gone. */
@@ -60,14 +64,55 @@ final class Journal {
     again.admittedUpTo = admittedUpTo;
     again.advancedAt = advancedAt;
     again.admissions = admissions;
+    again.lobbyGivenUpTo = lobbyGivenUpTo;
+    again.givenUpTo = givenUpTo;
+    again.leftLobby = leftLobby;
+    again.left = left;
     return again;
   }
 
-  /** Takes a lobby index, writing the reservation when the room asks for one. */
+  /** Takes a lobby index, writing that it was given (as the room does before it tells the account). */
   long join(long now) {
     Room.LobbyIndexGiven given = (Room.LobbyIndexGiven) room.takeLobbyIndex(state(), now);
-    if (given.reserveUpTo() > 0) lobbyReservedUpTo = given.reserveUpTo();
+    lobbyGivenUpTo = Math.max(lobbyGivenUpTo, given.index());
     return given.index();
+  }
+
+  /** Takes an account's place (a lobby index before the start, a later place after it) and writes it; the place or index. */
+  long takePlace(long now) {
+    Room.Outcome outcome = room.takePlace(state(), now);
+    if (outcome instanceof Room.LobbyIndexGiven g) {
+      lobbyGivenUpTo = Math.max(lobbyGivenUpTo, g.index());
+      return g.index();
+    }
+    Room.PlaceGiven g = (Room.PlaceGiven) outcome;
+    givenUpTo = Math.max(givenUpTo, g.place());
+    return g.place();
+  }
+
+  /** An account gives up its lobby index or place; writes what the room decides; returns the outcome. */
+  Room.Outcome leave(long lobbyIndex, long place) {
+    Room.Outcome outcome = room.giveUp(state(), lobbyIndex, place);
+    if (outcome instanceof Room.GivenUp g) {
+      if (g.lobbyIndex() > 0) leftLobby = Room.with(leftLobby, g.lobbyIndex());
+      if (g.place() > 0) left = Room.with(left, g.place());
+    }
+    return outcome;
+  }
+
+  /** An account that gave its place up comes back; writes what the room decides; returns the outcome. */
+  Room.Outcome comeBack(long lobbyIndex, long place) {
+    Room.Outcome outcome = room.takeBack(state(), lobbyIndex, place);
+    if (outcome instanceof Room.TakenBack t) {
+      if (t.lobbyIndex() > 0) leftLobby = Room.without(leftLobby, t.lobbyIndex());
+      if (t.place() > 0) left = Room.without(left, t.place());
+    }
+    return outcome;
+  }
+
+  /** The places given up, as the manifest shows them. */
+  long[] leftPlaces() {
+    return Room.leftPlaces(state());
   }
 
   /** Ticks at {@code now} and writes what the tick decided; returns it. */
@@ -81,11 +126,14 @@ final class Journal {
       admittedUpTo = 0;
       advancedAt = now;
       admissions = List.of();
+      left = Room.placesOfLeftLobby(leftLobby, salt, cohortSize);
+      leftLobby = List.of();
     });
     tick.admittedUpTo().ifPresent(upTo -> {
       admissions = AdmissionLog.append(admissions, new AdmissionLog.Step(now, upTo), room.admissionLogHorizon(now));
       admittedUpTo = upTo;
       advancedAt = now;
+      left = Room.forget(left, admissions);
     });
     return tick;
   }

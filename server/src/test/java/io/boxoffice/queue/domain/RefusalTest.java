@@ -14,7 +14,8 @@ class RefusalTest {
   void theCodesNeverChange() {
     assertEquals(Map.of("EVENT_EXISTS", "event_exists", "ALREADY_SCHEDULED", "already_scheduled",
             "ALREADY_STARTED", "already_started", "NOT_FOUND", "not_found", "NOT_ON_SALE", "not_on_sale",
-            "NOT_OPEN", "not_open", "STARTED", "started", "NOT_STARTED", "not_started"),
+            "NOT_OPEN", "not_open", "STARTED", "started", "NOT_STARTED", "not_started",
+            "PLACE_GIVEN_UP", "place_given_up"),
         Arrays.stream(Refusal.values()).collect(Collectors.toMap(Refusal::name, Refusal::code)));
   }
 

@@ -92,33 +92,31 @@ class RoomTest {
   }
 
   @Test
-  void lobbyIndicesComeInOrderAndAreReservedInBlocks() {
+  void lobbyIndicesComeInOrder() {
     Journal j = new Journal(schedule(600, 1000));
-    assertEquals(new Room.LobbyIndexGiven(1, Room.LOBBY_BLOCK), j.room.takeLobbyIndex(j.state(), LOBBY));
-    j.lobbyReservedUpTo = Room.LOBBY_BLOCK;
-    for (long index = 2; index <= Room.LOBBY_BLOCK; index++) {
-      assertEquals(new Room.LobbyIndexGiven(index, 0), j.room.takeLobbyIndex(j.state(), LOBBY), "within the reservation, no write");
-    }
-    assertEquals(new Room.LobbyIndexGiven(Room.LOBBY_BLOCK + 1, 2 * Room.LOBBY_BLOCK), j.room.takeLobbyIndex(j.state(), LOBBY));
+    for (long index = 1; index <= 5; index++) assertEquals(new Room.LobbyIndexGiven(index), j.room.takeLobbyIndex(j.state(), LOBBY));
   }
 
   @Test
-  void aRestartNeverGivesALobbyIndexTwice() {
+  void aRestartGoesOnRightAfterTheLastLobbyIndexGivenNeverTwiceNorWithAGap() {
     Journal j = new Journal(schedule(600, 1000));
     for (int i = 0; i < 3; i++) j.join(LOBBY);
-    assertEquals(Room.LOBBY_BLOCK + 1, j.restarted().join(LOBBY), "the rest of the reserved block is skipped");
+    assertEquals(4, j.restarted().join(LOBBY), "every index given was written: the next one follows it (finding 8)");
+    Journal old = new Journal(schedule(600, 1000));
+    old.lobbyReservedUpTo = Room.LOBBY_BLOCK;
+    assertEquals(Room.LOBBY_BLOCK + 1, old.restarted().join(LOBBY), "an older journal's reservation is never given twice");
   }
 
   @Test
   void theLobbyCountsAccountsThatJoinedLeftAndCameBack() {
     Journal j = new Journal(schedule(600, 1000));
     for (int i = 0; i < 3; i++) j.join(LOBBY);
-    j.room.left(j.state(), 2, 0);
-    j.room.left(j.state(), 2, 0);
+    j.leave(2, 0);
+    j.leave(2, 0);
     assertEquals(2, j.room.lobby(j.state()), "shown before it is written; a second leave of one index counts once");
     assertEquals(OptionalLong.of(2), j.tick(LOBBY + 1000).lobbyCounted());
     assertEquals(OptionalLong.empty(), j.tick(LOBBY + 2000).lobbyCounted(), "nothing changed, nothing to write");
-    j.room.lobbyReturned(j.state(), 2);
+    j.comeBack(2, 0);
     assertEquals(OptionalLong.of(3), j.tick(LOBBY + 3000).lobbyCounted());
   }
 
@@ -128,22 +126,22 @@ class RoomTest {
   void theSaleStartsOnTimeWithTheLobbyAsCohortAndReleasesThePlacesOfLobbyLeavers() {
     Journal j = new Journal(schedule(600, 1000));
     for (int i = 0; i < 5; i++) j.join(LOBBY);
-    j.room.left(j.state(), 2, 0);
+    j.leave(2, 0);
     Room.Tick before = j.tick(START - 1);
     assertEquals(Optional.empty(), before.start());
     assertEquals(OptionalLong.of(4), before.lobbyCounted());
     assertEquals(Optional.of(new Room.Start(Journal.SALT, 5)), j.tick(START).start());
-    assertArrayEquals(new long[] {Lottery.place(2, Journal.SALT, 5)}, j.room.leftPlaces());
+    assertArrayEquals(new long[] {Lottery.place(2, Journal.SALT, 5)}, j.leftPlaces());
   }
 
   @Test
-  void theCohortCoversEveryIndexThatMayHaveBeenGiven() {
+  void theCohortIsExactlyTheIndicesGivenEvenAfterARestart() {
     Journal empty = new Journal(schedule(600, 1000));
     assertEquals(1, empty.tick(START).start().orElseThrow().cohortSize(), "a cohort has at least one place");
     Journal j = new Journal(schedule(600, 1000));
     for (int i = 0; i < 3; i++) j.join(LOBBY);
-    assertEquals(Room.LOBBY_BLOCK, j.restarted().tick(START).start().orElseThrow().cohortSize(),
-        "after a restart the whole reservation may have been given");
+    assertEquals(3, j.restarted().tick(START).start().orElseThrow().cohortSize(),
+        "a restart in the lobby adds no place nobody holds (finding 8: it was the whole block of 1,000)");
   }
 
   // ---- the line --------------------------------------------------------------------------
@@ -289,9 +287,9 @@ class RoomTest {
   @Test
   void aPlaceGivenUpBeforeTheLineReachesItIsPassedWithoutCountingAsAShopper() {
     Journal j = startedSale(6000, 150, 1000);
-    for (long place = 101; place <= 110; place++) j.room.left(j.state(), 0, place);
+    for (long place = 101; place <= 110; place++) j.leave(0, place);
     long now = j.tickEverySecond(START, 20);
-    assertArrayEquals(LongStream.rangeClosed(101, 110).toArray(), j.room.leftPlaces());
+    assertArrayEquals(LongStream.rangeClosed(101, 110).toArray(), j.leftPlaces());
     assertEquals(160, j.admittedUpTo, "released places do not use up the cap");
     assertEquals(150, j.room.activeShoppers(now));
   }
@@ -299,8 +297,8 @@ class RoomTest {
   @Test
   void aLobbyAccountThatLeavesAfterTheStartReleasesItsDrawnPlace() {
     Journal j = startedSale(600, 1000, 1000);
-    j.room.left(j.state(), 3, 0);
-    assertArrayEquals(new long[] {Lottery.place(3, Journal.SALT, 1000)}, j.room.leftPlaces());
+    j.leave(3, 0);
+    assertArrayEquals(new long[] {Lottery.place(3, Journal.SALT, 1000)}, j.leftPlaces());
   }
 
   @Test
@@ -308,9 +306,9 @@ class RoomTest {
     Journal j = startedSale(6000, 100_000, 1000);
     long now = j.tickEverySecond(START, 1);
     assertEquals(100, j.room.activeShoppers(now));
-    j.room.left(j.state(), 0, 5);
+    j.leave(0, 5);
     assertEquals(99, j.room.activeShoppers(now));
-    j.room.left(j.state(), 0, 5);
+    j.leave(0, 5);
     assertEquals(99, j.room.activeShoppers(now));
   }
 
@@ -321,8 +319,8 @@ class RoomTest {
     j.room.bought(j.state(), 0, 7);
     j.room.bought(j.state(), 0, 7);
     assertEquals(99, j.room.activeShoppers(now), "one buyer, counted out once");
-    assertArrayEquals(new long[0], j.room.leftPlaces(), "a buyer's place still admits");
-    j.room.left(j.state(), 0, 7);
+    assertArrayEquals(new long[0], j.leftPlaces(), "a buyer's place still admits");
+    j.leave(0, 7);
     assertEquals(99, j.room.activeShoppers(now), "a buyer who then leaves stopped counting already");
   }
 
@@ -330,17 +328,81 @@ class RoomTest {
   void releasedPlacesAreForgottenOnceTheirWindowIsLongOver() {
     Journal j = startedSale(6000, 100_000, 1000);
     long now = j.tickEverySecond(START, 1);
-    j.room.left(j.state(), 0, 5);
+    j.leave(0, 5);
     now = j.tickEverySecond(now + Journal.WINDOW.toMillis(), 1);
-    assertArrayEquals(new long[] {5}, j.room.leftPlaces(), "within the window and its grace");
+    assertArrayEquals(new long[] {5}, j.leftPlaces(), "within the window and its grace");
     j.tickEverySecond(now + Room.GRACE_MS, 1);
-    assertArrayEquals(new long[0], j.room.leftPlaces());
+    assertArrayEquals(new long[0], j.leftPlaces());
   }
 
   @Test
   void theAdmissionLogKeepsOneWindowAndItsGrace() {
     Room room = new Room(Duration.ofMinutes(10), () -> Journal.SALT);
     assertEquals(T0 - 10 * MINUTE - Room.GRACE_MS, room.admissionLogHorizon(T0));
+  }
+
+  // ---- one place per account, dense across restarts (issue 31, findings 2, 3 and 8) --------
+
+  @Test
+  void laterPlacesAreGivenByTheRoomInArrivalOrderAndARestartGoesOnRightAfterTheLast() {
+    Journal j = startedSale(600, 1000, 3);
+    assertEquals(4, j.takePlace(START));
+    assertEquals(5, j.takePlace(START));
+    Journal again = j.restarted();
+    assertEquals(6, again.takePlace(START), "every place given was written: a restart leaves no gap (finding 8)");
+    long now = again.tickEverySecond(START, 60);
+    assertEquals(6, again.admittedUpTo, "the line runs to the last place given, no further");
+    assertEquals(7, again.takePlace(now));
+  }
+
+  @Test
+  void aLeaveAndRejoinLoopGetsTheSamePlaceBackAndPushesNobodyBack() {
+    Journal j = startedSale(1, 1000, 3);
+    long bot = j.takePlace(START);
+    for (int i = 0; i < 11; i++) {
+      assertEquals(new Room.GivenUp(0, bot), j.leave(0, bot));
+      assertEquals(new Room.TakenBack(0, bot), j.comeBack(0, bot), "the same place, not a new one (finding 2)");
+    }
+    assertEquals(bot + 1, j.takePlace(START), "the next fan comes right after the bot");
+    assertArrayEquals(new long[0], j.leftPlaces(), "nothing is left behind by the loop");
+  }
+
+  @Test
+  void aPlaceGivenUpAndPassedIsNeverReplaced() {
+    Journal j = startedSale(6000, 100_000, 10);
+    long lobbyIndex = 3;
+    long place = Lottery.place(lobbyIndex, Journal.SALT, 10);
+    assertEquals(new Room.GivenUp(0, place), j.leave(lobbyIndex, 0));
+    j.tickEverySecond(START, 1);
+    assertEquals(10, j.admittedUpTo);
+    assertEquals(Refusal.PLACE_GIVEN_UP, refusal(j.comeBack(lobbyIndex, 0)));
+    assertArrayEquals(new long[] {place}, j.leftPlaces(), "still given up: its tokens do not admit");
+  }
+
+  @Test
+  void placesGivenUpAreSkippedWithoutSpendingAdmission() {
+    Journal j = startedSale(600, 100_000, 1000);
+    for (long place = 1; place <= 10; place++) j.leave(0, place);
+    long now = j.tickEverySecond(START, 1);
+    assertEquals(20, j.admittedUpTo, "ten a second of live places: the ten given up are passed for free");
+    assertEquals(10, j.room.activeShoppers(now));
+  }
+
+  @Test
+  void whoLeftSurvivesARestartInTheLobbyAndAfterTheStart() {
+    Journal j = new Journal(schedule(600, 1000));
+    for (int i = 0; i < 5; i++) j.join(LOBBY);
+    j.leave(2, 0);
+    Journal again = j.restarted();
+    assertEquals(Optional.of(new Room.Start(Journal.SALT, 5)), again.tick(START).start());
+    assertArrayEquals(new long[] {Lottery.place(2, Journal.SALT, 5)}, again.leftPlaces(),
+        "the lobby leaver's place is skipped after a restart too (finding 3)");
+    long later = again.takePlace(START);
+    again.leave(0, later);
+    Journal third = again.restarted();
+    assertTrue(third.state().hasLeft(later));
+    assertEquals(new Room.TakenBack(0, Lottery.place(2, Journal.SALT, 5)), third.comeBack(2, 0),
+        "a lobby leaver who comes back before the line passed its drawn place gets that place");
   }
 
   // ---- leases ----------------------------------------------------------------------------
@@ -355,6 +417,14 @@ class RoomTest {
     assertEquals(new Room.PlacesLeased(601, 700), j.lease(100));
     assertEquals(new Room.PlacesLeased(701, 701), j.lease(0), "at least one place");
     assertEquals(new Room.PlacesLeased(702, 701 + Room.MAX_LEASE), j.lease(Integer.MAX_VALUE));
+  }
+
+  @Test
+  void aLeaseOfAnOlderEdgeNodeNeverOverlapsPlacesTheRoomGave() {
+    Journal j = startedSale(600, 1000, 10);
+    assertEquals(11, j.takePlace(START));
+    assertEquals(new Room.PlacesLeased(12, 111), j.lease(100));
+    assertEquals(112, j.takePlace(START), "and the room goes on after the lease");
   }
 
   // ---- seats -----------------------------------------------------------------------------
