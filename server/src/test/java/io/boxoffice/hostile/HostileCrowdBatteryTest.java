@@ -222,4 +222,181 @@ class HostileCrowdBatteryTest {
       node.stop();
     }
   }
+
+  // --- round two: findings 6, 12, 13 and 14 ---
+
+  /** A node on {@code database} with the production limits, its embedded data (H2) in {@code dataDir}. */
+  static Node start(String database, java.nio.file.Path dataDir, Config over) throws Exception {
+    Config test = database.equals("h2") ? TestNode.config("", dataDir.toString()) : TestNode.config(TestNode.PG_URL, dataDir.toString());
+    return Node.start(over.withFallback(production()).withFallback(test), new Node.Options(Clock.systemUTC(), TestNode.payments()));
+  }
+
+  /** The rows of the managers' directory for ids containing {@code marker}, read from the node's own database. */
+  static List<String> directoryRows(String database, java.nio.file.Path dataDir, String marker) throws Exception {
+    String url = database.equals("h2") ? "jdbc:h2:file:" + dataDir.toAbsolutePath().normalize().resolve("boxoffice") : TestNode.PG_URL;
+    List<String> rows = new ArrayList<>();
+    try (java.sql.Connection c = java.sql.DriverManager.getConnection(url, database.equals("h2") ? "" : "postgres", "")) {
+      for (io.boxoffice.admin.Directory.EventRow e : io.boxoffice.admin.Directory.events(c)) {
+        if (e.eventId().contains(marker)) rows.add("event " + e.eventId());
+      }
+      for (io.boxoffice.admin.Directory.VenueRow v : io.boxoffice.admin.Directory.venues(c)) {
+        if (v.venueId().contains(marker)) rows.add("venue " + v.venueId());
+      }
+    }
+    return rows;
+  }
+
+  static double skipped(Node node, String tag) throws Exception {
+    for (String line : Hostile.metrics(node).split("\n")) {
+      if (line.startsWith("boxoffice_directory_rows_skipped_total{") && line.contains("tag=\"" + tag + "\"")) {
+        return Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+      }
+    }
+    throw new AssertionError("no boxoffice_directory_rows_skipped_total{tag=" + tag + "} exported");
+  }
+
+  /**
+   * Finding 6: a name with a control character is refused at the door (400, nothing made), and
+   * the directory behind the managers' lists survives rows it cannot write that reached the
+   * journal anyway (an event named with NUL written as the room would have before the rule, a
+   * venue whose name PostgreSQL and H2 both refuse as too long): it skips them, counts them, and
+   * lists the venue and event created after them.
+   */
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"h2", "postgres"})
+  void roundTwoPoisonedNamesAreRefusedAndTheListsGoOnPastARowTheyCannotWrite(String database) throws Exception {
+    java.nio.file.Path dir = Files.createTempDirectory("boxoffice-r2-names").resolve("data");
+    Node node = start(database, dir, ConfigFactory.empty());
+    try {
+      Sales sales = new Sales(node.httpPort(), TestNode.ADMIN_TOKEN);
+      String marker = "p" + UUID.randomUUID().toString().substring(0, 8);
+      String venue = sales.venue();
+      for (String name : List.of("Hall\\u0000", "Hall\\u0007", "Ha\\nll", "evil\\u202etxt", "a\\u200bb")) {
+        HttpFan.Reply v = sales.admin("POST", "/admin/venues", "{\"venueId\":\"v" + marker + UUID.randomUUID().toString().substring(0, 4)
+            + "\",\"name\":\"" + name + "\",\"generate\":{\"layout\":\"stadium\",\"seats\":100}}");
+        Hostile.refused(v, 400, "bad_request");
+        HttpFan.Reply e = sales.admin("POST", "/admin/events", "{\"eventId\":\"e" + marker + UUID.randomUUID().toString().substring(0, 4)
+            + "\",\"venueId\":\"" + venue + "\",\"name\":\"" + name + "\",\"prices\":{\"floor\":100,\"lower\":50,\"upper\":20}}");
+        Hostile.refused(e, 400, "bad_request");
+        assertTrue(!v.body().contains("\u0000") && !e.body().contains("io.boxoffice"), v.body() + e.body());
+      }
+
+      // What reached the journal before the rule (or past it): written as the entities write their events.
+      org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit kit =
+          org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit.create(node.system());
+      io.boxoffice.venue.domain.VenueLayout layout = io.boxoffice.venue.domain.StadiumGenerator.generate("x", "x", 100);
+      io.boxoffice.support.JournalWriter.write(kit, "WaitingRoom|e-nul-" + marker, e -> java.util.Set.of(io.boxoffice.queue.OnSaleKeeper.EVENT_TAG),
+          new io.boxoffice.queue.WaitingRoom.EventDefined("Poison\u0000Show", venue));
+      io.boxoffice.support.JournalWriter.write(kit, "Venue|v-nul-" + marker, e -> java.util.Set.of(io.boxoffice.venue.Venue.TAG),
+          new io.boxoffice.venue.Venue.VenueDefined(new io.boxoffice.venue.domain.VenueLayout("v-nul-" + marker, "Poison\u0000Hall", layout.sections())));
+      io.boxoffice.support.JournalWriter.write(kit, "Venue|v-long-" + marker, e -> java.util.Set.of(io.boxoffice.venue.Venue.TAG),
+          new io.boxoffice.venue.Venue.VenueDefined(new io.boxoffice.venue.domain.VenueLayout("v-long-" + marker, "L".repeat(1500), layout.sections())));
+
+      // Good ones after them: listed, by the directory itself (not only from this node's memory).
+      HttpFan.Reply goodVenue = sales.admin("POST", "/admin/venues", "{\"venueId\":\"v-good-" + marker
+          + "\",\"name\":\"Good Hall\",\"generate\":{\"layout\":\"stadium\",\"seats\":100}}");
+      assertEquals(201, goodVenue.status(), goodVenue.body());
+      HttpFan.Reply goodEvent = sales.admin("POST", "/admin/events", "{\"eventId\":\"e-good-" + marker + "\",\"venueId\":\"v-good-"
+          + marker + "\",\"name\":\"Good Show\",\"prices\":{\"floor\":100,\"lower\":50,\"upper\":20}}");
+      assertEquals(201, goodEvent.status(), goodEvent.body());
+      org.awaitility.Awaitility.await("the good venue and event in the directory").atMost(java.time.Duration.ofSeconds(30))
+          .pollInterval(java.time.Duration.ofMillis(200))
+          .untilAsserted(() -> assertEquals(List.of("event e-good-" + marker, "venue v-good-" + marker), directoryRows(database, dir, marker)));
+      List<String> venues = sales.admin("GET", "/admin/venues", null).json().get("venues").findValuesAsText("venueId");
+      assertTrue(venues.contains("v-good-" + marker) && venues.contains(venue), "GET /admin/venues lists them: " + venues);
+      assertTrue(venues.stream().noneMatch(v -> v.contains("-nul-") || v.contains("-long-")), "the unwritable rows are skipped: " + venues);
+      assertTrue(skipped(node, "event") >= 1, "the skipped event is counted");
+      assertTrue(skipped(node, "venue") >= 2, "the skipped venues are counted");
+    } finally {
+      node.stop();
+    }
+  }
+
+  /** Finding 12: the embedded data directory is 0700 and every file in it (the H2 database, the keys) 0600. */
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"h2", "postgres"})
+  void roundTwoTheEmbeddedDataIsOwnerOnly(String database) throws Exception {
+    java.nio.file.Path dir = Files.createTempDirectory("boxoffice-r2-files").resolve("data");
+    Map<String, Object> noKeys = new java.util.HashMap<>();
+    if (database.equals("h2")) for (io.boxoffice.app.NodeSecrets.Secret s : io.boxoffice.app.NodeSecrets.SECRETS) noKeys.put(s.path(), "");
+    Node node = start(database, dir, ConfigFactory.parseMap(noKeys));
+    try {
+      if (database.equals("h2")) {
+        // Something stored: a venue, so the database has written its pages.
+        String admin = keys(dir).getProperty("BOXOFFICE_ADMIN_TOKEN");
+        new Sales(node.httpPort(), admin).venue();
+        assertEquals("rwx------", mode(dir), "the data directory");
+        List<String> files = new ArrayList<>();
+        try (var list = Files.list(dir)) {
+          list.forEach(f -> files.add(f.getFileName() + " " + mode(f)));
+        }
+        assertTrue(files.contains("boxoffice.mv.db rw-------"), files.toString());
+        assertTrue(files.contains(io.boxoffice.app.NodeSecrets.FILE + " rw-------"), files.toString());
+        assertTrue(files.stream().allMatch(f -> f.endsWith(" rw-------")), files.toString());
+      } else {
+        assertTrue(!Files.exists(dir), "a node on PostgreSQL keeps nothing in a data directory");
+      }
+    } finally {
+      node.stop();
+    }
+  }
+
+  static java.util.Properties keys(java.nio.file.Path dir) throws Exception {
+    java.util.Properties p = new java.util.Properties();
+    try (var in = Files.newBufferedReader(dir.resolve(io.boxoffice.app.NodeSecrets.FILE))) {
+      p.load(in);
+    }
+    return p;
+  }
+
+  static String mode(java.nio.file.Path p) {
+    try {
+      return java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(p));
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  /** Finding 14: one gate token serves every gate, so a scan must name its event; the refused scan burns nothing. */
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"h2", "postgres"})
+  void roundTwoAGateScanWithoutItsEventIsRefusedAndBurnsNothing(String database) throws Exception {
+    Node node = start(database);
+    try {
+      Sales sales = new Sales(node.httpPort(), TestNode.ADMIN_TOKEN);
+      String event = sales.openEvent(sales.venue());
+      String barcode = Sales.buyTwo(sales.fan(), event).get(0);
+      HttpFan gate = new HttpFan(node.httpPort());
+      HttpFan.Reply bare = gate.send("POST", "/gate/scan", "{\"barcode\":\"" + barcode + "\"}", "Authorization", "Bearer " + TestNode.GATE_TOKEN);
+      assertEquals(400, bare.status(), bare.body());
+      assertEquals("invalid", bare.json().get("result").asText());
+      Hostile.refusedCleanly(bare);
+      HttpFan.Reply admit = gate.send("POST", "/gate/scan", "{\"barcode\":\"" + barcode + "\",\"eventId\":\"" + event + "\"}",
+          "Authorization", "Bearer " + TestNode.GATE_TOKEN);
+      assertEquals(200, admit.status(), "the refused scan burned nothing: " + admit.body());
+    } finally {
+      node.stop();
+    }
+  }
+
+  /** Finding 13c: a closed event's summary and manifest are the same 404 as an unknown event's (no seatsRemaining). */
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"h2", "postgres"})
+  void roundTwoAClosedEventsSummaryAndManifestAre404(String database) throws Exception {
+    Node node = start(database);
+    try {
+      Sales sales = new Sales(node.httpPort(), TestNode.ADMIN_TOKEN);
+      String closed = sales.closedEvent(sales.venue());
+      HttpFan fan = sales.fan();
+      HttpFan.Reply unknown = fan.send("GET", "/api/events/no-such-" + UUID.randomUUID().toString().substring(0, 8) + "/summary", null);
+      for (String path : List.of("/summary", "/queue/manifest")) {
+        HttpFan.Reply r = fan.send("GET", "/api/events/" + closed + path, null);
+        Hostile.refused(r, 404, "not_found");
+        assertTrue(!r.body().contains("seatsRemaining") && !r.body().contains("closed"), path + ": " + r.body());
+      }
+      assertEquals(unknown.body(), fan.send("GET", "/api/events/" + closed + "/summary", null).body(), "the same answer as an unknown event's");
+    } finally {
+      node.stop();
+    }
+  }
 }
