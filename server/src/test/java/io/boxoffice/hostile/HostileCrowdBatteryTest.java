@@ -399,4 +399,148 @@ class HostileCrowdBatteryTest {
       node.stop();
     }
   }
+
+  /** Milliseconds {@code send} took. */
+  static long timed(Supplier<HttpFan.Reply> send, int expectedStatus) {
+    long started = System.nanoTime();
+    HttpFan.Reply r = send.get();
+    long ms = (System.nanoTime() - started) / 1_000_000;
+    assertEquals(expectedStatus, r.status(), r.body());
+    return ms;
+  }
+
+  static long median(List<Long> values) {
+    List<Long> sorted = new ArrayList<>(values);
+    sorted.sort(null);
+    return sorted.get(sorted.size() / 2);
+  }
+
+  /**
+   * Finding 13a: 409 account_exists stays in the contract, so it must tell no more than the
+   * answer: it takes the same per-email and per-network tokens as a 201 and as long (the
+   * password is hashed, at the production cost, also for an account kept from before accounts
+   * were keyed by hash, which answered at once).
+   */
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"h2", "postgres"})
+  void roundTwoASignUpForAnExistingEmailTakesAsLongAndCostsAsMuchAsANewOne(String database) throws Exception {
+    Node node = start(database);
+    try {
+      HttpFan anon = new HttpFan(node.httpPort());
+      String tag = UUID.randomUUID().toString().substring(0, 8);
+      String legacy = "legacy-" + tag + "@example.com";
+      org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit kit =
+          org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit.create(node.system());
+      io.boxoffice.support.JournalWriter.write(kit, "Account|" + legacy, e -> java.util.Set.of(),
+          new io.boxoffice.accounts.Account.AccountRegistered("a-legacy-" + tag,
+              new io.boxoffice.accounts.domain.PasswordHasher(1000).hash("an old password")));
+      String existing = "existing-" + tag + "@example.com";
+      assertEquals(201, anon.send("POST", "/api/accounts", Hostile.credentials(existing, PASSWORD), "X-Forwarded-For", network()).status());
+
+      List<Long> created = new ArrayList<>();
+      List<Long> legacyExists = new ArrayList<>();
+      List<Long> exists = new ArrayList<>();
+      for (int i = 0; i < 5; i++) {
+        String fresh = "fresh-" + i + "-" + tag + "@example.com";
+        created.add(timed(() -> anon.send("POST", "/api/accounts", Hostile.credentials(fresh, PASSWORD), "X-Forwarded-For", network()), 201));
+        legacyExists.add(timed(() -> anon.send("POST", "/api/accounts", Hostile.credentials(legacy, PASSWORD), "X-Forwarded-For", network()), 409));
+        exists.add(timed(() -> anon.send("POST", "/api/accounts", Hostile.credentials(existing, PASSWORD), "X-Forwarded-For", network()), 409));
+      }
+      // A 201 is a PBKDF2 run at the production cost and a journal write; a 409 that skipped
+      // either answered in a fraction of it. The margin is wide: this machine's timings are noisy.
+      assertTrue(median(legacyExists) * 3 >= median(created), "a kept account's 409 takes as long: 409 " + legacyExists + " vs 201 " + created);
+      assertTrue(median(exists) * 3 >= median(created), "an account's 409 takes as long: 409 " + exists + " vs 201 " + created);
+
+      // Tokens: an email's budget is spent by 409s as by 201s.
+      int burst = ConfigFactory.load().getInt("boxoffice.accounts.rate-limits.per-email.burst");
+      String spent = "spent-" + tag + "@example.com";
+      int answered = 0;
+      HttpFan.Reply r;
+      while ((r = anon.send("POST", "/api/accounts", Hostile.credentials(spent, PASSWORD), "X-Forwarded-For", network())).status() != 429) {
+        assertEquals(answered == 0 ? 201 : 409, r.status(), r.body());
+        answered++;
+        assertTrue(answered <= burst + 1, "409s take the email's tokens: " + answered + " answered");
+      }
+      Hostile.refused(r, 429, "rate_limited");
+    } finally {
+      node.stop();
+    }
+  }
+
+  /**
+   * Finding 13b: local+1@domain, local+2@domain, ... are accounts of their own (tests and the
+   * simulator make many) but one mailbox's budget: from as many networks as the attacker likes,
+   * the seventh sign-up of one mailbox within its budget's refill is 429, and so is its owner's
+   * own address meanwhile (the same mailbox).
+   */
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"h2", "postgres"})
+  void roundTwoPlusAddressesDrawOnTheirMailboxsBudget(String database) throws Exception {
+    Node node = start(database);
+    try {
+      HttpFan anon = new HttpFan(node.httpPort());
+      String local = "plus-" + UUID.randomUUID().toString().substring(0, 8);
+      int burst = ConfigFactory.load().getInt("boxoffice.accounts.rate-limits.per-email.burst");
+      Map<Integer, Integer> statuses = new TreeMap<>();
+      List<String> made = new ArrayList<>();  // account ids
+      for (int i = 1; i <= burst + 4; i++) {
+        String email = local + "+" + i + "@example.com";
+        HttpFan.Reply r = anon.send("POST", "/api/accounts", Hostile.credentials(email, PASSWORD), "X-Forwarded-For", network());
+        statuses.merge(r.status(), 1, Integer::sum);
+        if (r.status() == 201) made.add(r.json().get("accountId").asText());
+        else Hostile.refused(r, 429, "rate_limited");
+      }
+      assertTrue(made.size() <= burst + 1, "at most the mailbox's burst (and a refilled token) of accounts: " + statuses);
+      assertTrue(statuses.getOrDefault(429, 0) >= 3, "the rest are 429: " + statuses);
+      Hostile.refused(anon.send("POST", "/api/accounts", Hostile.credentials(local + "@example.com", PASSWORD), "X-Forwarded-For", network()),
+          429, "rate_limited");
+      assertEquals(made.size(), new java.util.HashSet<>(made).size(), "each address made an account of its own: " + made);
+    } finally {
+      node.stop();
+    }
+  }
+
+  /**
+   * Finding 13d: a field a request does not have is 400 bad_request naming the field as the
+   * client wrote it (no class names), and changes nothing, for fans and managers alike.
+   */
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"h2", "postgres"})
+  void roundTwoUnknownJsonFieldsAreRefusedNamingTheField(String database) throws Exception {
+    Node node = start(database);
+    try {
+      Sales sales = new Sales(node.httpPort(), TestNode.ADMIN_TOKEN);
+      String venue = sales.venue();
+      String event = sales.openEvent(venue);
+      HttpFan anon = new HttpFan(node.httpPort());
+      String email = "unknown-field-" + UUID.randomUUID() + "@example.com";
+
+      HttpFan.Reply signUp = anon.send("POST", "/api/accounts", "{\"email\":\"" + email + "\",\"password\":\"" + PASSWORD
+          + "\",\"role\":\"admin\"}", "X-Forwarded-For", network());
+      Hostile.refused(signUp, 400, "bad_request");
+      assertEquals("unknown field \"role\"", signUp.json().get("message").asText());
+      assertEquals(201, anon.send("POST", "/api/accounts", Hostile.credentials(email, PASSWORD), "X-Forwarded-For", network()).status(),
+          "the refused sign-up made no account");
+
+      HttpFan fan = sales.fan();
+      String before = sales.stats(event);
+      HttpFan.Reply hold = fan.send("POST", "/api/events/" + event + "/cart/holds", "{\"best\":{\"quantity\":1,\"maxPriceCent\":1}}");
+      Hostile.refused(hold, 400, "bad_request");
+      assertEquals("unknown field \"best.maxPriceCent\"", hold.json().get("message").asText());
+      assertEquals(before, sales.stats(event), "nothing held");
+
+      String eventId = "e-" + UUID.randomUUID().toString().substring(0, 8);
+      HttpFan.Reply create = sales.admin("POST", "/admin/events", "{\"eventId\":\"" + eventId + "\",\"venueId\":\"" + venue
+          + "\",\"name\":\"Show\",\"prices\":{\"floor\":100,\"lower\":50,\"upper\":20},\"onSale\":{}}");
+      Hostile.refused(create, 400, "bad_request");
+      assertEquals("unknown field \"onSale\"", create.json().get("message").asText());
+      assertTrue(sales.admin("GET", "/admin/events", null).json().get("events").findValuesAsText("eventId").stream()
+          .noneMatch(eventId::equals), "no event made");
+      for (HttpFan.Reply r : List.of(signUp, hold, create)) {
+        assertTrue(!r.body().contains("io.boxoffice") && !r.body().contains("Credentials") && !r.body().contains("class"), r.body());
+      }
+    } finally {
+      node.stop();
+    }
+  }
 }
