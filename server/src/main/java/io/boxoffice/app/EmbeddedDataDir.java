@@ -61,10 +61,7 @@ final class EmbeddedDataDir {
     }
     // The umask may have taken bits of the attribute away; an existing directory may be wider.
     Set<PosixFilePermission> now = Files.getPosixFilePermissions(dir);
-    if (!now.equals(DIRECTORY)) {
-      if (!DIRECTORY.containsAll(now)) log.warn("{} was open to others than its owner: now owner-only (0700)", dir);
-      Files.setPosixFilePermissions(dir, DIRECTORY);
-    }
+    if (!now.equals(DIRECTORY)) tighten(dir, DIRECTORY, DIRECTORY.containsAll(now));
   }
 
   /** Makes every file in the directory owner-only (the H2 database files once H2 has made them). */
@@ -74,10 +71,29 @@ final class EmbeddedDataDir {
     try (Stream<Path> files = Files.list(dir)) {
       for (Path f : (Iterable<Path>) files::iterator) {
         if (!Files.isRegularFile(f, java.nio.file.LinkOption.NOFOLLOW_LINKS)) continue;
-        if (!Files.getPosixFilePermissions(f).equals(FILE)) Files.setPosixFilePermissions(f, FILE);
+        Set<PosixFilePermission> now = Files.getPosixFilePermissions(f);
+        // H2 makes its files under the process's umask (0644 as a rule), inside the owner-only
+        // directory: expected, so tightened without a warning.
+        if (!now.equals(FILE)) tighten(f, FILE, true);
       }
     } catch (IOException e) {
       throw new UncheckedIOException("cannot make the files of " + dir + " owner-only", e);
+    }
+  }
+
+  /**
+   * Sets {@code path}'s permissions, warning when it was open to others and that was not
+   * expected ({@code quiet}: a file H2 just made). A path this process may
+   * not change (another user's, on a shared volume) is left as it is with a warning: the node
+   * still starts, as it did before it tightened anything.
+   */
+  private static void tighten(Path path, Set<PosixFilePermission> wanted, boolean quiet) {
+    try {
+      Files.setPosixFilePermissions(path, wanted);
+      if (!quiet) log.warn("{} was open to others than its owner: now owner-only ({})", path, PosixFilePermissions.toString(wanted));
+    } catch (IOException e) {
+      log.warn("{} is open to others than its owner and cannot be made owner-only ({}): it holds password hashes, barcodes"
+          + " and keys; make it {} yourself", path, e.toString(), PosixFilePermissions.toString(wanted));
     }
   }
 
