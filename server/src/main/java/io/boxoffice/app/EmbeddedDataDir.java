@@ -81,6 +81,15 @@ final class EmbeddedDataDir {
     }
   }
 
+  /** As {@link #ownerOnlyFiles}, logging instead of failing (when the node stops, nothing is left to fail). */
+  static void ownerOnlyFilesQuietly(Config config) {
+    try {
+      ownerOnlyFiles(config);
+    } catch (RuntimeException e) {
+      log.warn("the data directory's files could not all be made owner-only: {}", e.toString());
+    }
+  }
+
   /**
    * Sets {@code path}'s permissions, warning when it was open to others and that was not
    * expected ({@code quiet}: a file H2 just made). A path this process may

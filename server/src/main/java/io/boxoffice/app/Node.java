@@ -151,6 +151,8 @@ public final class Node {
     Schema.atStart(config);
     EmbeddedDataDir.ownerOnlyFiles(config);
     ActorSystem<Void> system = ActorSystem.create(Behaviors.empty(), "boxoffice", config);
+    // Files H2 made while the node ran (a trace file) are owner-only when it stops, as at the next start.
+    system.getWhenTerminated().thenRun(() -> EmbeddedDataDir.ownerOnlyFilesQuietly(config));
     try {
       Config bo = config.getConfig("boxoffice");
       org.apache.pekko.http.javadsl.model.Uri management = PekkoManagement.get(system.classicSystem()).start()

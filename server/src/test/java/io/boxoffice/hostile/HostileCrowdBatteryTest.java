@@ -333,6 +333,12 @@ class HostileCrowdBatteryTest {
         assertTrue(files.contains("boxoffice.mv.db rw-------"), files.toString());
         assertTrue(files.contains(io.boxoffice.app.NodeSecrets.FILE + " rw-------"), files.toString());
         assertTrue(files.stream().allMatch(f -> f.endsWith(" rw-------")), files.toString());
+        // A file H2 makes while the node runs (its trace file, written on an error) is owner-only once the node stops.
+        java.nio.file.Path trace = Files.writeString(dir.resolve("boxoffice.trace.db"), "an error H2 wrote\n");
+        Files.setPosixFilePermissions(trace, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+        node.stop();
+        org.awaitility.Awaitility.await("the trace file owner-only after the stop").atMost(java.time.Duration.ofSeconds(10))
+            .until(() -> mode(trace).equals("rw-------"));
       } else {
         assertTrue(!Files.exists(dir), "a node on PostgreSQL keeps nothing in a data directory");
       }
