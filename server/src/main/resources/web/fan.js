@@ -40,6 +40,8 @@
 
   async function loadEvent() {
     const r = await call('GET', `${base}/summary`);
+    // A closed event's summary is a 404, as an unknown event's: nothing about it is public yet.
+    if (r.status === 404) { $('event-name').textContent = 'This event is not on sale yet'; return; }
     if (r.status !== 200) return;
     fan.event = r.body;
     if (!r.body.name) { $('event-name').textContent = 'This event is not on sale yet'; return; }

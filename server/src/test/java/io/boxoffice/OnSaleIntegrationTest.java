@@ -136,7 +136,7 @@ class OnSaleIntegrationTest {
     assertEquals(409, taken.status());
     String barcode = order.json().get("tickets").get(0).get("barcode").asText();
     HttpFan gate = new HttpFan(node.httpPort());
-    HttpFan.Reply admit = gate.send("POST", "/gate/scan", "{\"barcode\":\"" + barcode + "\"}", "Authorization", "Bearer " + TestNode.GATE_TOKEN);
+    HttpFan.Reply admit = gate.send("POST", "/gate/scan", "{\"barcode\":\"" + barcode + "\",\"eventId\":\"" + eventId + "\"}", "Authorization", "Bearer " + TestNode.GATE_TOKEN);
     assertEquals(200, admit.status(), admit.body());
     assertEquals("admit", admit.json().get("result").asText());
   }
@@ -179,17 +179,17 @@ class OnSaleIntegrationTest {
     String barcode = order.json().get("tickets").get(0).get("barcode").asText();
     HttpFan gate = new HttpFan(node.httpPort());
     String auth = "Bearer " + TestNode.GATE_TOKEN;
-    assertEquals(200, gate.send("POST", "/gate/scan", "{\"barcode\":\"" + barcode + "\"}", "Authorization", auth).status());
-    HttpFan.Reply second = gate.send("POST", "/gate/scan", "{\"barcode\":\"" + barcode + "\"}", "Authorization", auth);
+    assertEquals(200, gate.send("POST", "/gate/scan", "{\"barcode\":\"" + barcode + "\",\"eventId\":\"" + eventId + "\"}", "Authorization", auth).status());
+    HttpFan.Reply second = gate.send("POST", "/gate/scan", "{\"barcode\":\"" + barcode + "\",\"eventId\":\"" + eventId + "\"}", "Authorization", auth);
     assertEquals(409, second.status());
     assertEquals("already_scanned", second.json().get("result").asText());
     assertTrue(second.json().has("scannedAt"));
     String forged = barcode.substring(0, barcode.length() - 2) + (barcode.endsWith("A") ? "BB" : "AA");
-    HttpFan.Reply bad = gate.send("POST", "/gate/scan", "{\"barcode\":\"" + forged + "\"}", "Authorization", auth);
+    HttpFan.Reply bad = gate.send("POST", "/gate/scan", "{\"barcode\":\"" + forged + "\",\"eventId\":\"" + eventId + "\"}", "Authorization", auth);
     assertEquals(400, bad.status());
     assertEquals("invalid", bad.json().get("result").asText());
-    assertEquals(401, gate.send("POST", "/gate/scan", "{\"barcode\":\"" + barcode + "\"}").status());
-    assertEquals(403, gate.send("POST", "/gate/scan", "{\"barcode\":\"" + barcode + "\"}", "Authorization", "Bearer nope").status());
+    assertEquals(401, gate.send("POST", "/gate/scan", "{\"barcode\":\"" + barcode + "\",\"eventId\":\"" + eventId + "\"}").status());
+    assertEquals(403, gate.send("POST", "/gate/scan", "{\"barcode\":\"" + barcode + "\",\"eventId\":\"" + eventId + "\"}", "Authorization", "Bearer nope").status());
   }
 
   @Test

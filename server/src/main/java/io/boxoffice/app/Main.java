@@ -39,7 +39,10 @@ public final class Main {
   /** Runs the migrations with the node's database settings; no keys needed, no actor system. */
   static int migrate() {
     try {
-      var result = Schema.migrate(NodeConfig.resolve(ConfigFactory.load()));
+      var config = NodeConfig.resolve(ConfigFactory.load());
+      EmbeddedDataDir.ownerOnlyDirectory(config);
+      var result = Schema.migrate(config);
+      EmbeddedDataDir.ownerOnlyFiles(config);
       System.out.println("schema at version " + (result.targetSchemaVersion != null ? result.targetSchemaVersion : result.initialSchemaVersion)
           + ": " + result.migrationsExecuted + " migration(s) applied");
       return 0;

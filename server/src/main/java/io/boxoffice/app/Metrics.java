@@ -58,6 +58,7 @@ public final class Metrics implements InventoryMetrics, EdgeMetrics, ShopMetrics
     for (String store : java.util.List.of("journal", "snapshot")) {
       for (String cause : java.util.List.of("breaker_open", "timeout", "rejected", "error")) journalFailures(store, cause);
     }
+    for (String tag : io.boxoffice.admin.Directory.TAGS) directoryRowsSkipped(tag);
     new JvmMemoryMetrics().bindTo(registry);
     new JvmGcMetrics().bindTo(registry);
     new JvmThreadMetrics().bindTo(registry);
@@ -147,6 +148,17 @@ public final class Metrics implements InventoryMetrics, EdgeMetrics, ShopMetrics
     Timer.builder("boxoffice_inventory_recovery")
         .description("Time an event's inventory took to read its snapshot and journal when it came back on this node (moved, restarted, or restarted after a failed write, backoff included): the event sells nothing meanwhile")
         .tag("event", eventId).register(registry).record(recoveryMillis, TimeUnit.MILLISECONDS);
+  }
+
+  private Counter directoryRowsSkipped(String tag) {
+    return Counter.builder("boxoffice_directory_rows_skipped")
+        .description("Journal events the managers' directory (GET /admin/events and /admin/venues) could not write and skipped, by tag (event, venue): that event or venue is missing from the lists")
+        .tag("tag", tag).register(registry);
+  }
+
+  /** The managers' directory skipped a row it could not write (see {@code admin.Directory}). */
+  public void directoryRowSkipped(String tag) {
+    directoryRowsSkipped(tag).increment();
   }
 
   private Counter journalFailures(String store, String cause) {

@@ -141,13 +141,19 @@ public final class Node {
   /** Starts a node from already loaded configuration (see {@link NodeConfig#resolve}). */
   public static Node start(Config base, Options options) throws Exception {
     // Keys first: a node that would sign with the wrong keys must not start at all.
-    Config config = NodeSecrets.resolve(NodeConfig.resolve(base));
+    Config resolved = NodeConfig.resolve(base);
+    // The embedded data directory is owner-only before the keys or the database are written in it.
+    EmbeddedDataDir.ownerOnlyDirectory(resolved);
+    Config config = NodeSecrets.resolve(resolved);
     // So is a node told to serve HTTPS without a certificate it can use (expired, malformed, not its key's).
     ServerTls.Settings tlsSettings = ServerTls.Settings.fromConfig(config);
     ServerTls tls = tlsSettings.enabled() ? ServerTls.load(tlsSettings, Clock.systemUTC()) : null;
     NodeSettings settings = NodeSettings.fromConfig(config);
     Schema.atStart(config);
+    EmbeddedDataDir.ownerOnlyFiles(config);
     ActorSystem<Void> system = ActorSystem.create(Behaviors.empty(), "boxoffice", config);
+    // Files H2 made while the node ran (a trace file) are owner-only when it stops, as at the next start.
+    system.getWhenTerminated().thenRun(() -> EmbeddedDataDir.ownerOnlyFilesQuietly(config));
     try {
       Config bo = config.getConfig("boxoffice");
       org.apache.pekko.http.javadsl.model.Uri management = PekkoManagement.get(system.classicSystem()).start()
@@ -193,7 +199,7 @@ public final class Node {
       TicketWallet.init(system, walletSnapshots);
       AccountsModule.start(system);
       Venue.init(system);
-      io.boxoffice.admin.Directory.init(system, readSide);
+      io.boxoffice.admin.Directory.init(system, readSide, metrics::directoryRowSkipped);
 
       Function<HttpRequest, CompletionStage<HttpResponse>> handler =
           routes(system, config, settings, clock, barcodes, inventorySettings, refs, queue, queueSettings, queueTokens,

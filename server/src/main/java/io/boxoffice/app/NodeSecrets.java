@@ -224,7 +224,7 @@ public final class NodeSecrets {
 
   /** Writes the whole file anew, owner-only from its first byte, and moves it in place at once. */
   private static void write(Path file, Properties props) throws IOException {
-    Files.createDirectories(file.getParent());
+    EmbeddedDataDir.create(file.getParent());
     Path tmp = file.resolveSibling(FILE + ".tmp");
     Files.deleteIfExists(tmp);
     if (posix()) {

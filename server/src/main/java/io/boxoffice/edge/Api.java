@@ -58,10 +58,14 @@ public final class Api extends AllDirectives {
   /**
    * Input that is not exactly what the contract says is refused, never guessed at: trailing
    * content after the value, a string where a number is due ({@code "2"}), a fraction where
-   * whole cents are due ({@code 49.99} would otherwise be stored as 49).
+   * whole cents are due ({@code 49.99} would otherwise be stored as 49), a field the request
+   * does not have.
    */
   static void strict(ObjectMapper mapper) {
     mapper.configure(DeserializationFeature.FAIL_ON_TRAILING_TOKENS, true);
+    // A field the contract does not name is refused, not dropped: a misspelt "maxPriceCent" would
+    // otherwise hold seats at any price, and a client would never learn its field is ignored.
+    mapper.configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, true);
     mapper.configure(DeserializationFeature.ACCEPT_FLOAT_AS_INT, false);
     mapper.coercionConfigDefaults()
         .setCoercion(CoercionInputShape.String, CoercionAction.Fail)
@@ -153,6 +157,8 @@ public final class Api extends AllDirectives {
           T value = json.readValue(strict.getData().toArray(), type);
           if (value == null) throw ApiError.badRequest("a JSON object is required");
           return value;
+        } catch (com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException e) {
+          throw ApiError.badRequest("unknown field \"" + fieldPath(e) + "\"");
         } catch (java.io.IOException e) {
           throw ApiError.badRequest("malformed JSON: " + firstLine(e.getMessage()));
         }
@@ -184,6 +190,21 @@ public final class Api extends AllDirectives {
 
   /** Bodies over the limit up to this size are read and dropped before the 413 (see {@link #tooLarge}). */
   private static final long DRAIN_AT_MOST = 1 << 20;
+
+  /** Where in the body the failure is, as {@code best.quantity} or {@code sections[0].rows[1].seats}: names the client sent, no class names. */
+  static String fieldPath(com.fasterxml.jackson.databind.JsonMappingException e) {
+    StringBuilder b = new StringBuilder();
+    for (com.fasterxml.jackson.databind.JsonMappingException.Reference r : e.getPath()) {
+      if (r.getFieldName() != null) {
+        if (b.length() > 0) b.append('.');
+        b.append(r.getFieldName());
+      } else if (r.getIndex() >= 0) {
+        b.append('[').append(r.getIndex()).append(']');
+      }
+    }
+    String path = b.toString();
+    return path.length() > 200 ? path.substring(0, 200) : path;
+  }
 
   private static String firstLine(String message) {
     if (message == null) return "";

@@ -132,6 +132,8 @@ class ManagerApiTest {
         "{\"venueId\":\"" + id("mv") + "\",\"name\":\"x\",\"generate\":{\"layout\":\"stadium\",\"seats\":99999999999}}",
         "{\"venueId\":\"" + id("mv") + "\",\"name\":\"x\",\"generate\":{\"layout\":\"dome\",\"seats\":100}}",
         "{\"venueId\":\"" + id("mv") + "\",\"name\":\"x\",\"generate\":{\"layout\":\"stadium\",\"seats\":100}} trailing",
+        "{\"venueId\":\"" + id("mv") + "\",\"name\":\"Hall\\u0000\",\"generate\":{\"layout\":\"stadium\",\"seats\":100}}",
+        "{\"venueId\":\"" + id("mv") + "\",\"name\":\"Hall\\u202e\",\"generate\":{\"layout\":\"stadium\",\"seats\":100}}",
         "[1,2]");
     for (String body : venueBodies) {
       HttpFan.Reply r = admin.admin("POST", "/admin/venues", body);
@@ -142,7 +144,8 @@ class ManagerApiTest {
         "{\"eventId\":\"" + id("me") + "\",\"venueId\":\"" + venueId + "\",\"name\":\"x\",\"prices\":{\"floor\":49.99}}",
         "{\"eventId\":\"" + id("me") + "\",\"venueId\":\"" + venueId + "\",\"name\":\"x\",\"prices\":{\"floor\":100},\"holdSeconds\":-3}",
         "{\"eventId\":\"" + id("me") + "\",\"venueId\":\"" + venueId + "\",\"name\":\"x\",\"prices\":{\"floor\":100},\"maxSeatsPerAccount\":\"8\"}",
-        "{\"eventId\":\"a\\nb\",\"venueId\":\"" + venueId + "\",\"name\":\"x\",\"prices\":{\"floor\":100}}");
+        "{\"eventId\":\"a\\nb\",\"venueId\":\"" + venueId + "\",\"name\":\"x\",\"prices\":{\"floor\":100}}",
+        "{\"eventId\":\"" + id("me") + "\",\"venueId\":\"" + venueId + "\",\"name\":\"Show\\u0000\",\"prices\":{\"floor\":100,\"lower\":50,\"upper\":20}}");
     for (String body : eventBodies) {
       HttpFan.Reply r = admin.admin("POST", "/admin/events", body);
       assertTrue(r.status() >= 400 && r.status() < 500, body + " -> " + r.status() + " " + r.body());

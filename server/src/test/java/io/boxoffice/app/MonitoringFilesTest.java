@@ -50,7 +50,7 @@ class MonitoringFilesTest {
   /** The alerts the operations review asked for that the node's metrics can back today. */
   static final Set<String> REQUIRED_ALERTS = Set.of("BoxofficeNodeDown", "BoxofficeMemberUnreachable",
       "BoxofficeNoSalesWhileOnSale", "BoxofficeShedding", "BoxofficeCheckoutSlow", "BoxofficeJournalWritesSlow",
-      "BoxofficeHeldSeatsStuck", "BoxofficeJournalBreakerOpen");
+      "BoxofficeHeldSeatsStuck", "BoxofficeJournalBreakerOpen", "BoxofficeDirectoryRowsSkipped");
 
   static final MutableClock clock = MutableClock.running();
   static Node node;

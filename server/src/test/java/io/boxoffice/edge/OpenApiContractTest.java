@@ -397,7 +397,8 @@ class OpenApiContractTest {
     expect(409, gate("{\"barcode\":\"" + barcode + "\",\"eventId\":\"" + queued + "\"}", TestNode.GATE_TOKEN));  // wrong_event
     expect(200, gate("{\"barcode\":\"" + barcode + "\",\"eventId\":\"" + open + "\"}", TestNode.GATE_TOKEN));
     expect(409, gate("{\"barcode\":\"" + barcode + "\",\"eventId\":\"" + open + "\"}", TestNode.GATE_TOKEN));  // already_scanned
-    expect(400, gate("{\"barcode\":\"forged\"}", TestNode.GATE_TOKEN));  // invalid
+    expect(400, gate("{\"barcode\":\"forged\",\"eventId\":\"" + open + "\"}", TestNode.GATE_TOKEN));  // invalid
+    expect(400, gate("{\"barcode\":\"" + barcode + "\"}", TestNode.GATE_TOKEN));  // no eventId
     expect(400, gate("{\"barcode\":\"" + barcode + "\",\"eventId\":\"no such\\u0007event\"}", TestNode.GATE_TOKEN));
     expect(400, gate("{\"barcode\":[1]}", TestNode.GATE_TOKEN));
 

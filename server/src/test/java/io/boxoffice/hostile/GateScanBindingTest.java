@@ -13,7 +13,10 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** A gate admits to its own event only: another event's barcode is 409 wrong_event and stays unused (finding 15). */
+/**
+ * A gate admits to its own event only: another event's barcode is 409 wrong_event and stays unused
+ * (finding 15), and a scan must name its event (issue 31, finding 14).
+ */
 class GateScanBindingTest {
   static Node node;
   static Sales sales;
@@ -61,12 +64,15 @@ class GateScanBindingTest {
   }
 
   @Test
-  void aScanWithoutEventIdStillWorksForOldScanners() {
+  void aScanWithoutEventIdIsRefusedAndBurnsNothing() {
     String a = sales.openEvent(sales.venue());
     String barcode = Sales.buyTwo(sales.fan(), a).get(1);
-    HttpFan.Reply admit = scan("{\"barcode\":\"" + barcode + "\"}");
-    assertEquals(200, admit.status(), admit.body());
-    assertEquals("admit", admit.json().get("result").asText());
+    HttpFan.Reply refused = scan("{\"barcode\":\"" + barcode + "\"}");
+    assertEquals(400, refused.status(), refused.body());
+    assertEquals("invalid", refused.json().get("result").asText(), "a scanner reading result does not admit");
+    assertEquals("bad_request", refused.error());
+    HttpFan.Reply admit = scan(body(barcode, a));
+    assertEquals(200, admit.status(), "the refused scan did not burn the ticket: " + admit.body());
   }
 
   @Test

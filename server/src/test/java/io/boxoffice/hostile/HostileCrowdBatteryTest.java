@@ -668,4 +668,331 @@ class HostileCrowdBatteryTest {
       node.stop();
     }
   }
+
+  // --- round two: findings 6, 12, 13 and 14 ---
+
+  /** A node on {@code database} with the production limits, its embedded data (H2) in {@code dataDir}. */
+  static Node start(String database, java.nio.file.Path dataDir, Config over) throws Exception {
+    Config test = database.equals("h2") ? TestNode.config("", dataDir.toString()) : TestNode.config(TestNode.PG_URL, dataDir.toString());
+    return Node.start(over.withFallback(production()).withFallback(test), new Node.Options(Clock.systemUTC(), TestNode.payments()));
+  }
+
+  /** The rows of the managers' directory for ids containing {@code marker}, read from the node's own database. */
+  static List<String> directoryRows(String database, java.nio.file.Path dataDir, String marker) throws Exception {
+    String url = database.equals("h2") ? "jdbc:h2:file:" + dataDir.toAbsolutePath().normalize().resolve("boxoffice") : TestNode.PG_URL;
+    List<String> rows = new ArrayList<>();
+    try (java.sql.Connection c = java.sql.DriverManager.getConnection(url, database.equals("h2") ? "" : "postgres", "")) {
+      for (io.boxoffice.admin.Directory.EventRow e : io.boxoffice.admin.Directory.events(c)) {
+        if (e.eventId().contains(marker)) rows.add("event " + e.eventId());
+      }
+      for (io.boxoffice.admin.Directory.VenueRow v : io.boxoffice.admin.Directory.venues(c)) {
+        if (v.venueId().contains(marker)) rows.add("venue " + v.venueId());
+      }
+    }
+    return rows;
+  }
+
+  static double skipped(Node node, String tag) throws Exception {
+    for (String line : Hostile.metrics(node).split("\n")) {
+      if (line.startsWith("boxoffice_directory_rows_skipped_total{") && line.contains("tag=\"" + tag + "\"")) {
+        return Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+      }
+    }
+    throw new AssertionError("no boxoffice_directory_rows_skipped_total{tag=" + tag + "} exported");
+  }
+
+  /**
+   * Finding 6: a name with a control character is refused at the door (400, nothing made), and
+   * the directory behind the managers' lists survives rows it cannot write that reached the
+   * journal anyway (an event named with NUL written as the room would have before the rule, a
+   * venue whose name PostgreSQL and H2 both refuse as too long): it skips them, counts them, and
+   * lists the venue and event created after them.
+   */
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"h2", "postgres"})
+  void roundTwoPoisonedNamesAreRefusedAndTheListsGoOnPastARowTheyCannotWrite(String database) throws Exception {
+    java.nio.file.Path dir = Files.createTempDirectory("boxoffice-r2-names").resolve("data");
+    Node node = start(database, dir, ConfigFactory.empty());
+    try {
+      Sales sales = new Sales(node.httpPort(), TestNode.ADMIN_TOKEN);
+      String marker = "p" + UUID.randomUUID().toString().substring(0, 8);
+      String venue = sales.venue();
+      for (String name : List.of("Hall\\u0000", "Hall\\u0007", "Ha\\nll", "evil\\u202etxt", "a\\u200bb")) {
+        HttpFan.Reply v = sales.admin("POST", "/admin/venues", "{\"venueId\":\"v" + marker + UUID.randomUUID().toString().substring(0, 4)
+            + "\",\"name\":\"" + name + "\",\"generate\":{\"layout\":\"stadium\",\"seats\":100}}");
+        Hostile.refused(v, 400, "bad_request");
+        HttpFan.Reply e = sales.admin("POST", "/admin/events", "{\"eventId\":\"e" + marker + UUID.randomUUID().toString().substring(0, 4)
+            + "\",\"venueId\":\"" + venue + "\",\"name\":\"" + name + "\",\"prices\":{\"floor\":100,\"lower\":50,\"upper\":20}}");
+        Hostile.refused(e, 400, "bad_request");
+        assertTrue(!v.body().contains("\u0000") && !e.body().contains("io.boxoffice"), v.body() + e.body());
+      }
+
+      // What reached the journal before the rule (or past it): written as the entities write their events.
+      org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit kit =
+          org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit.create(node.system());
+      io.boxoffice.venue.domain.VenueLayout layout = io.boxoffice.venue.domain.StadiumGenerator.generate("x", "x", 100);
+      io.boxoffice.support.JournalWriter.write(kit, "WaitingRoom|e-nul-" + marker, e -> java.util.Set.of(io.boxoffice.queue.OnSaleKeeper.EVENT_TAG),
+          new io.boxoffice.queue.WaitingRoom.EventDefined("Poison\u0000Show", venue));
+      io.boxoffice.support.JournalWriter.write(kit, "Venue|v-nul-" + marker, e -> java.util.Set.of(io.boxoffice.venue.Venue.TAG),
+          new io.boxoffice.venue.Venue.VenueDefined(new io.boxoffice.venue.domain.VenueLayout("v-nul-" + marker, "Poison\u0000Hall", layout.sections())));
+      io.boxoffice.support.JournalWriter.write(kit, "Venue|v-long-" + marker, e -> java.util.Set.of(io.boxoffice.venue.Venue.TAG),
+          new io.boxoffice.venue.Venue.VenueDefined(new io.boxoffice.venue.domain.VenueLayout("v-long-" + marker, "L".repeat(1500), layout.sections())));
+
+      // Good ones after them: listed, by the directory itself (not only from this node's memory).
+      HttpFan.Reply goodVenue = sales.admin("POST", "/admin/venues", "{\"venueId\":\"v-good-" + marker
+          + "\",\"name\":\"Good Hall\",\"generate\":{\"layout\":\"stadium\",\"seats\":100}}");
+      assertEquals(201, goodVenue.status(), goodVenue.body());
+      HttpFan.Reply goodEvent = sales.admin("POST", "/admin/events", "{\"eventId\":\"e-good-" + marker + "\",\"venueId\":\"v-good-"
+          + marker + "\",\"name\":\"Good Show\",\"prices\":{\"floor\":100,\"lower\":50,\"upper\":20}}");
+      assertEquals(201, goodEvent.status(), goodEvent.body());
+      org.awaitility.Awaitility.await("the good venue and event in the directory").atMost(java.time.Duration.ofSeconds(30))
+          .pollInterval(java.time.Duration.ofMillis(200))
+          .untilAsserted(() -> assertEquals(List.of("event e-good-" + marker, "venue v-good-" + marker), directoryRows(database, dir, marker)));
+      List<String> venues = sales.admin("GET", "/admin/venues", null).json().get("venues").findValuesAsText("venueId");
+      assertTrue(venues.contains("v-good-" + marker) && venues.contains(venue), "GET /admin/venues lists them: " + venues);
+      assertTrue(venues.stream().noneMatch(v -> v.contains("-nul-") || v.contains("-long-")), "the unwritable rows are skipped: " + venues);
+      assertTrue(skipped(node, "event") >= 1, "the skipped event is counted");
+      assertTrue(skipped(node, "venue") >= 2, "the skipped venues are counted");
+    } finally {
+      node.stop();
+    }
+  }
+
+  /** Finding 12: the embedded data directory is 0700 and every file in it (the H2 database, the keys) 0600. */
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"h2", "postgres"})
+  void roundTwoTheEmbeddedDataIsOwnerOnly(String database) throws Exception {
+    java.nio.file.Path dir = Files.createTempDirectory("boxoffice-r2-files").resolve("data");
+    Map<String, Object> noKeys = new java.util.HashMap<>();
+    if (database.equals("h2")) for (io.boxoffice.app.NodeSecrets.Secret s : io.boxoffice.app.NodeSecrets.SECRETS) noKeys.put(s.path(), "");
+    Node node = start(database, dir, ConfigFactory.parseMap(noKeys));
+    try {
+      if (database.equals("h2")) {
+        // Something stored: a venue, so the database has written its pages.
+        String admin = keys(dir).getProperty("BOXOFFICE_ADMIN_TOKEN");
+        new Sales(node.httpPort(), admin).venue();
+        assertEquals("rwx------", mode(dir), "the data directory");
+        List<String> files = new ArrayList<>();
+        try (var list = Files.list(dir)) {
+          list.forEach(f -> files.add(f.getFileName() + " " + mode(f)));
+        }
+        assertTrue(files.contains("boxoffice.mv.db rw-------"), files.toString());
+        assertTrue(files.contains(io.boxoffice.app.NodeSecrets.FILE + " rw-------"), files.toString());
+        assertTrue(files.stream().allMatch(f -> f.endsWith(" rw-------")), files.toString());
+        // A file H2 makes while the node runs (its trace file, written on an error) is owner-only once the node stops.
+        java.nio.file.Path trace = Files.writeString(dir.resolve("boxoffice.trace.db"), "an error H2 wrote\n");
+        Files.setPosixFilePermissions(trace, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+        node.stop();
+        org.awaitility.Awaitility.await("the trace file owner-only after the stop").atMost(java.time.Duration.ofSeconds(10))
+            .until(() -> mode(trace).equals("rw-------"));
+      } else {
+        assertTrue(!Files.exists(dir), "a node on PostgreSQL keeps nothing in a data directory");
+      }
+    } finally {
+      node.stop();
+    }
+  }
+
+  static java.util.Properties keys(java.nio.file.Path dir) throws Exception {
+    java.util.Properties p = new java.util.Properties();
+    try (var in = Files.newBufferedReader(dir.resolve(io.boxoffice.app.NodeSecrets.FILE))) {
+      p.load(in);
+    }
+    return p;
+  }
+
+  static String mode(java.nio.file.Path p) {
+    try {
+      return java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(p));
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  /** Finding 14: one gate token serves every gate, so a scan must name its event; the refused scan burns nothing. */
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"h2", "postgres"})
+  void roundTwoAGateScanWithoutItsEventIsRefusedAndBurnsNothing(String database) throws Exception {
+    Node node = start(database);
+    try {
+      Sales sales = new Sales(node.httpPort(), TestNode.ADMIN_TOKEN);
+      String event = sales.openEvent(sales.venue());
+      String barcode = Sales.buyTwo(sales.fan(), event).get(0);
+      HttpFan gate = new HttpFan(node.httpPort());
+      HttpFan.Reply bare = gate.send("POST", "/gate/scan", "{\"barcode\":\"" + barcode + "\"}", "Authorization", "Bearer " + TestNode.GATE_TOKEN);
+      assertEquals(400, bare.status(), bare.body());
+      assertEquals("invalid", bare.json().get("result").asText());
+      Hostile.refusedCleanly(bare);
+      HttpFan.Reply admit = gate.send("POST", "/gate/scan", "{\"barcode\":\"" + barcode + "\",\"eventId\":\"" + event + "\"}",
+          "Authorization", "Bearer " + TestNode.GATE_TOKEN);
+      assertEquals(200, admit.status(), "the refused scan burned nothing: " + admit.body());
+    } finally {
+      node.stop();
+    }
+  }
+
+  /** Finding 13c: a closed event's summary and manifest are the same 404 as an unknown event's (no seatsRemaining). */
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"h2", "postgres"})
+  void roundTwoAClosedEventsSummaryAndManifestAre404(String database) throws Exception {
+    Node node = start(database);
+    try {
+      Sales sales = new Sales(node.httpPort(), TestNode.ADMIN_TOKEN);
+      String closed = sales.closedEvent(sales.venue());
+      HttpFan fan = sales.fan();
+      HttpFan.Reply unknown = fan.send("GET", "/api/events/no-such-" + UUID.randomUUID().toString().substring(0, 8) + "/summary", null);
+      for (String path : List.of("/summary", "/queue/manifest")) {
+        HttpFan.Reply r = fan.send("GET", "/api/events/" + closed + path, null);
+        Hostile.refused(r, 404, "not_found");
+        assertTrue(!r.body().contains("seatsRemaining") && !r.body().contains("closed"), path + ": " + r.body());
+      }
+      assertEquals(unknown.body(), fan.send("GET", "/api/events/" + closed + "/summary", null).body(), "the same answer as an unknown event's");
+    } finally {
+      node.stop();
+    }
+  }
+
+  /** Milliseconds {@code send} took. */
+  static long timed(Supplier<HttpFan.Reply> send, int expectedStatus) {
+    long started = System.nanoTime();
+    HttpFan.Reply r = send.get();
+    long ms = (System.nanoTime() - started) / 1_000_000;
+    assertEquals(expectedStatus, r.status(), r.body());
+    return ms;
+  }
+
+  static long median(List<Long> values) {
+    List<Long> sorted = new ArrayList<>(values);
+    sorted.sort(null);
+    return sorted.get(sorted.size() / 2);
+  }
+
+  /**
+   * Finding 13a: 409 account_exists stays in the contract, so it must tell no more than the
+   * answer: it takes the same per-email and per-network tokens as a 201 and as long (the
+   * password is hashed, at the production cost, also for an account kept from before accounts
+   * were keyed by hash, which answered at once).
+   */
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"h2", "postgres"})
+  void roundTwoASignUpForAnExistingEmailTakesAsLongAndCostsAsMuchAsANewOne(String database) throws Exception {
+    Node node = start(database);
+    try {
+      HttpFan anon = new HttpFan(node.httpPort());
+      String tag = UUID.randomUUID().toString().substring(0, 8);
+      String legacy = "legacy-" + tag + "@example.com";
+      org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit kit =
+          org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit.create(node.system());
+      io.boxoffice.support.JournalWriter.write(kit, "Account|" + legacy, e -> java.util.Set.of(),
+          new io.boxoffice.accounts.Account.AccountRegistered("a-legacy-" + tag,
+              new io.boxoffice.accounts.domain.PasswordHasher(1000).hash("an old password")));
+      String existing = "existing-" + tag + "@example.com";
+      assertEquals(201, anon.send("POST", "/api/accounts", Hostile.credentials(existing, PASSWORD), "X-Forwarded-For", network()).status());
+
+      List<Long> created = new ArrayList<>();
+      List<Long> legacyExists = new ArrayList<>();
+      List<Long> exists = new ArrayList<>();
+      for (int i = 0; i < 5; i++) {
+        String fresh = "fresh-" + i + "-" + tag + "@example.com";
+        created.add(timed(() -> anon.send("POST", "/api/accounts", Hostile.credentials(fresh, PASSWORD), "X-Forwarded-For", network()), 201));
+        legacyExists.add(timed(() -> anon.send("POST", "/api/accounts", Hostile.credentials(legacy, PASSWORD), "X-Forwarded-For", network()), 409));
+        exists.add(timed(() -> anon.send("POST", "/api/accounts", Hostile.credentials(existing, PASSWORD), "X-Forwarded-For", network()), 409));
+      }
+      // A 201 is a PBKDF2 run at the production cost and a journal write; a 409 that skipped
+      // either answered in a fraction of it. The margin is wide: this machine's timings are noisy.
+      assertTrue(median(legacyExists) * 3 >= median(created), "a kept account's 409 takes as long: 409 " + legacyExists + " vs 201 " + created);
+      assertTrue(median(exists) * 3 >= median(created), "an account's 409 takes as long: 409 " + exists + " vs 201 " + created);
+
+      // Tokens: an email's budget is spent by 409s as by 201s.
+      int burst = ConfigFactory.load().getInt("boxoffice.accounts.rate-limits.per-email.burst");
+      String spent = "spent-" + tag + "@example.com";
+      int answered = 0;
+      HttpFan.Reply r;
+      while ((r = anon.send("POST", "/api/accounts", Hostile.credentials(spent, PASSWORD), "X-Forwarded-For", network())).status() != 429) {
+        assertEquals(answered == 0 ? 201 : 409, r.status(), r.body());
+        answered++;
+        assertTrue(answered <= burst + 1, "409s take the email's tokens: " + answered + " answered");
+      }
+      Hostile.refused(r, 429, "rate_limited");
+    } finally {
+      node.stop();
+    }
+  }
+
+  /**
+   * Finding 13b: local+1@domain, local+2@domain, ... are accounts of their own (tests and the
+   * simulator make many) but one mailbox's budget: from as many networks as the attacker likes,
+   * the seventh sign-up of one mailbox within its budget's refill is 429, and so is its owner's
+   * own address meanwhile (the same mailbox).
+   */
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"h2", "postgres"})
+  void roundTwoPlusAddressesDrawOnTheirMailboxsBudget(String database) throws Exception {
+    Node node = start(database);
+    try {
+      HttpFan anon = new HttpFan(node.httpPort());
+      String local = "plus-" + UUID.randomUUID().toString().substring(0, 8);
+      int burst = ConfigFactory.load().getInt("boxoffice.accounts.rate-limits.per-email.burst");
+      Map<Integer, Integer> statuses = new TreeMap<>();
+      List<String> made = new ArrayList<>();  // account ids
+      for (int i = 1; i <= burst + 4; i++) {
+        String email = local + "+" + i + "@example.com";
+        HttpFan.Reply r = anon.send("POST", "/api/accounts", Hostile.credentials(email, PASSWORD), "X-Forwarded-For", network());
+        statuses.merge(r.status(), 1, Integer::sum);
+        if (r.status() == 201) made.add(r.json().get("accountId").asText());
+        else Hostile.refused(r, 429, "rate_limited");
+      }
+      assertTrue(made.size() <= burst + 1, "at most the mailbox's burst (and a refilled token) of accounts: " + statuses);
+      assertTrue(statuses.getOrDefault(429, 0) >= 3, "the rest are 429: " + statuses);
+      Hostile.refused(anon.send("POST", "/api/accounts", Hostile.credentials(local + "@example.com", PASSWORD), "X-Forwarded-For", network()),
+          429, "rate_limited");
+      assertEquals(made.size(), new java.util.HashSet<>(made).size(), "each address made an account of its own: " + made);
+    } finally {
+      node.stop();
+    }
+  }
+
+  /**
+   * Finding 13d: a field a request does not have is 400 bad_request naming the field as the
+   * client wrote it (no class names), and changes nothing, for fans and managers alike.
+   */
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"h2", "postgres"})
+  void roundTwoUnknownJsonFieldsAreRefusedNamingTheField(String database) throws Exception {
+    Node node = start(database);
+    try {
+      Sales sales = new Sales(node.httpPort(), TestNode.ADMIN_TOKEN);
+      String venue = sales.venue();
+      String event = sales.openEvent(venue);
+      HttpFan anon = new HttpFan(node.httpPort());
+      String email = "unknown-field-" + UUID.randomUUID() + "@example.com";
+
+      HttpFan.Reply signUp = anon.send("POST", "/api/accounts", "{\"email\":\"" + email + "\",\"password\":\"" + PASSWORD
+          + "\",\"role\":\"admin\"}", "X-Forwarded-For", network());
+      Hostile.refused(signUp, 400, "bad_request");
+      assertEquals("unknown field \"role\"", signUp.json().get("message").asText());
+      assertEquals(201, anon.send("POST", "/api/accounts", Hostile.credentials(email, PASSWORD), "X-Forwarded-For", network()).status(),
+          "the refused sign-up made no account");
+
+      HttpFan fan = sales.fan();
+      String before = sales.stats(event);
+      HttpFan.Reply hold = fan.send("POST", "/api/events/" + event + "/cart/holds", "{\"best\":{\"quantity\":1,\"maxPriceCent\":1}}");
+      Hostile.refused(hold, 400, "bad_request");
+      assertEquals("unknown field \"best.maxPriceCent\"", hold.json().get("message").asText());
+      assertEquals(before, sales.stats(event), "nothing held");
+
+      String eventId = "e-" + UUID.randomUUID().toString().substring(0, 8);
+      HttpFan.Reply create = sales.admin("POST", "/admin/events", "{\"eventId\":\"" + eventId + "\",\"venueId\":\"" + venue
+          + "\",\"name\":\"Show\",\"prices\":{\"floor\":100,\"lower\":50,\"upper\":20},\"onSale\":{}}");
+      Hostile.refused(create, 400, "bad_request");
+      assertEquals("unknown field \"onSale\"", create.json().get("message").asText());
+      assertTrue(sales.admin("GET", "/admin/events", null).json().get("events").findValuesAsText("eventId").stream()
+          .noneMatch(eventId::equals), "no event made");
+      for (HttpFan.Reply r : List.of(signUp, hold, create)) {
+        assertTrue(!r.body().contains("io.boxoffice") && !r.body().contains("Credentials") && !r.body().contains("class"), r.body());
+      }
+    } finally {
+      node.stop();
+    }
+  }
 }

@@ -68,8 +68,33 @@ public final class EmailAddress {
 
   /** The Account entity id of this address: hex SHA-256 of its normalized form. */
   public String key() {
+    return sha256(normalized);
+  }
+
+  /**
+   * The mailbox this address delivers to, as far as the limits can tell: the normalized address
+   * without a {@code +tag} in its local part ({@code ana+1@example.com} is {@code ana@example.com}).
+   * Accounts stay apart (each address is its own account); only attempts are counted together.
+   */
+  public String mailbox() {
+    int at = normalized.indexOf('@');
+    int plus = normalized.indexOf('+');
+    if (plus <= 0 || plus > at) return normalized;
+    return normalized.substring(0, plus) + normalized.substring(at);
+  }
+
+  /**
+   * The key of this address's sign-up and sign-in limits: hex SHA-256 of its {@link #mailbox()},
+   * so that plus-addressing ({@code local+1@domain}, {@code local+2@domain}, ...) draws on one
+   * budget instead of making as many as an attacker likes.
+   */
+  public String limitKey() {
+    return sha256(mailbox());
+  }
+
+  private static String sha256(String text) {
     try {
-      byte[] digest = MessageDigest.getInstance("SHA-256").digest(normalized.getBytes(StandardCharsets.UTF_8));
+      byte[] digest = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
       return HexFormat.of().formatHex(digest);
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("SHA-256 unavailable", e);

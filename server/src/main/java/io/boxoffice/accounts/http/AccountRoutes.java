@@ -48,6 +48,7 @@ public final class AccountRoutes extends AllDirectives {
   private final HashingPool hashing;
   private final FanContext limits;
   private final PasswordHasher.PasswordHash decoy;
+  private final SignUpPace pace = new SignUpPace();
 
   /** {@code limits} holds the sign-in buckets: its "account" buckets are keyed by email. */
   public AccountRoutes(ActorSystem<?> system, Api api, IdentityToken tokens, PasswordHasher hasher, HashingPool hashing,
@@ -75,21 +76,39 @@ public final class AccountRoutes extends AllDirectives {
     if (c.password() == null || c.password().isEmpty() || c.password().length() > 1024) {
       throw ApiError.badRequest("a password of at most 1024 characters is required");
     }
-    return limits.prefix(prefix -> limits.limited(email.key(), prefix, () -> inner.apply(email, c.password())));
+    // Per mailbox: local+tag@domain counts as local@domain (plus-addressing makes no new budget).
+    return limits.prefix(prefix -> limits.limited(email.limitKey(), prefix, () -> inner.apply(email, c.password())));
   }
 
   private Route register(EmailAddress email, String password) {
     if (password.length() < 10) throw ApiError.badRequest("password must be 10-1024 characters");
     String accountId = newAccountId();
-    CompletionStage<HttpResponse> response = legacy(email)
-        .thenCompose(old -> old instanceof Account.Registered
-            ? CompletableFuture.completedFuture((Account.Reply) new Account.Exists())
-            : hashing.run(() -> hasher.hash(password))
-                .thenCompose(hash -> account(email).<Account.Reply>ask(r -> new Account.Register(accountId, hash, r), api.askTimeout())))
+    // The password is hashed whether or not the email has an account: a 409 account_exists costs
+    // and takes as long as a 201, so its timing does not tell more than the answer itself.
+    // And a 409, which writes nothing, waits as long as creating an account has lately taken (SignUpPace).
+    CompletionStage<HttpResponse> response = hashing.run(() -> hasher.hash(password))
+        .thenCompose(hash -> {
+          long started = System.nanoTime();
+          return legacy(email).thenCompose(old -> old instanceof Account.Registered
+                  ? CompletableFuture.completedFuture((Account.Reply) new Account.Exists())
+                  : account(email).<Account.Reply>ask(r -> new Account.Register(accountId, hash, r), api.askTimeout()))
+              .thenCompose(reply -> paced(reply, System.nanoTime() - started));
+        })
         .thenApply(reply -> reply instanceof Account.Registered r
             ? api.json(201, new AccountId(r.accountId()))
             : api.error(409, "account_exists", "an account with this email exists"));
     return api.respond(response);
+  }
+
+  private CompletionStage<Account.Reply> paced(Account.Reply reply, long tookNanos) {
+    if (reply instanceof Account.Registered) {
+      pace.created(tookNanos);
+      return CompletableFuture.completedFuture(reply);
+    }
+    long wait = pace.paddingNanos(tookNanos);
+    if (wait <= 0) return CompletableFuture.completedFuture(reply);
+    return CompletableFuture.supplyAsync(() -> reply,
+        CompletableFuture.delayedExecutor(wait, java.util.concurrent.TimeUnit.NANOSECONDS, system.executionContext()));
   }
 
   private Route signIn(EmailAddress email, String password) {

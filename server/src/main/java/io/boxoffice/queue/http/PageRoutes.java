@@ -219,19 +219,21 @@ public final class PageRoutes {
    * "admissionPerMinute","maxActiveShoppers","activeShoppers","seatsRemaining","prices"?,
    * "maxSeatsPerAccount"?,"seats"?,"holdSeconds"?,"now"}}; public, cacheable for 5 s like the manifest. The
    * inventory's facts are left out when it does not answer in time. A closed event (not
-   * scheduled, not opened) is only {@code {"eventId","state":"closed"}}.
+   * scheduled, not opened) is a 404 as an unknown event is.
    */
   private CompletionStage<HttpResponse> summary(String eventId) {
     return manifests.current(eventId).thenCompose(m -> Standing.closed(m)
-        // A closed event may not be announced yet: its name, venue and prices stay private.
-        ? CompletableFuture.completedFuture(json(200, "{\"eventId\":" + quote(m.eventId()) + ",\"state\":\"closed\"}", "public, max-age=5"))
+        // A closed event may not be announced yet: that it exists, its name, venue, prices and seats stay private.
+        ? CompletableFuture.completedFuture(json(404, NO_SUCH_EVENT, "public, max-age=5"))
         : facts.apply(eventId).toCompletableFuture()
             .completeOnTimeout(null, factsWait.toMillis(), TimeUnit.MILLISECONDS)
             .exceptionally(e -> null)
             .thenApply(f -> json(200, summaryJson(m, f), "public, max-age=5")))
         .exceptionally(e -> notYet(e) ? tryAgain()
-            : json(404, "{\"error\":\"not_found\",\"message\":\"no such event\"}", "public, max-age=5"));
+            : json(404, NO_SUCH_EVENT, "public, max-age=5"));
   }
+
+  private static final String NO_SUCH_EVENT = "{\"error\":\"not_found\",\"message\":\"no such event\"}";
 
   /** Whether the manifest failed because this node cannot tell yet (a 503 of {@link Manifests#unknown}), not a made-up id. */
   private static boolean notYet(Throwable e) {

@@ -237,8 +237,10 @@ public final class QueueRoutes extends AllDirectives {
     }));
   }
 
+  /** The public manifest; a closed event's is a 404 as an unknown event's (its seats and state are nobody's business yet). */
   private Route manifest(String eventId) {
     return onSuccess(manifests.current(eventId), m -> {
+      if (Standing.closed(m)) return complete(api.error(Manifests.notFound()));
       PublicManifest body = new PublicManifest(m.state(), m.admittedUpTo(), m.admissionPerMinute(), m.seatsRemaining(),
           java.time.Instant.ofEpochMilli(m.updatedAt()).toString());
       return complete(api.json(200, body).addHeader(RawHeader.create("Cache-Control", "public, max-age=5")));

@@ -36,7 +36,7 @@ import org.apache.pekko.http.javadsl.server.Route;
  */
 public final class TicketRoutes extends AllDirectives {
 
-  /** {@code POST /gate/scan} body: the barcode read, and the event this gate admits to (optional for old scanners). */
+  /** {@code POST /gate/scan} body: the barcode read, and the event this gate admits to (required). */
   public record ScanRequest(String barcode, String eventId) {}
 
   /** {@code GET /api/me/tickets}. */
@@ -53,6 +53,10 @@ public final class TicketRoutes extends AllDirectives {
   public record NotAdmitted(String result, String error, String message, String scannedAt, String eventId, String seatId) {
     static NotAdmitted invalid() {
       return new NotAdmitted("invalid", "invalid", "not a ticket of ours", null, null, null);
+    }
+
+    static NotAdmitted noEvent() {
+      return new NotAdmitted("invalid", "bad_request", "eventId is required: a gate admits to its own event only", null, null, null);
     }
 
     static NotAdmitted wrongEvent(String eventId) {
@@ -149,13 +153,15 @@ public final class TicketRoutes extends AllDirectives {
   }
 
   private Route scan(ScanRequest r) {
-    if (r.eventId() != null && !VenueLayout.isValidEntityId(r.eventId())) {
+    // One gate token serves every gate: without its event a scan could admit any event's ticket.
+    if (r.eventId() == null) return complete(api.json(400, NotAdmitted.noEvent()));
+    if (!VenueLayout.isValidEntityId(r.eventId())) {
       return complete(api.error(400, "bad_request", "eventId must be 1-64 letters, digits, '_' or '-'"));
     }
     Barcode.TicketRef ticket = r.barcode() == null || r.barcode().length() > MAX_BARCODE_CHARS ? null : barcodes.verify(r.barcode());
     if (ticket == null) return complete(invalid());
     // A gate admits to its own event only: another event's ticket is refused and stays unused.
-    if (r.eventId() != null && !r.eventId().equals(ticket.eventId())) {
+    if (!r.eventId().equals(ticket.eventId())) {
       return complete(api.json(409, NotAdmitted.wrongEvent(ticket.eventId())));
     }
     CompletionStage<HttpResponse> response = AskPattern

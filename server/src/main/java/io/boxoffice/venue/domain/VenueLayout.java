@@ -1,6 +1,7 @@
 package io.boxoffice.venue.domain;
 
 import io.boxoffice.common.CborSerializable;
+import io.boxoffice.common.TypedText;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -47,7 +48,7 @@ public record VenueLayout(String venueId, String name, List<Section> sections) i
   /** Checks the layout and throws {@link IllegalArgumentException} with a sentence for a person. */
   public VenueLayout validated() {
     if (!isValidEntityId(venueId)) throw new IllegalArgumentException("venueId must be 1-64 letters, digits, '_' or '-'");
-    if (name == null || name.isBlank() || name.length() > 200) throw new IllegalArgumentException("name must be 1-200 characters");
+    TypedText.name("name", name, 200);
     if (sections == null || sections.isEmpty()) throw new IllegalArgumentException("a venue needs at least one section");
     Set<String> sectionIds = new HashSet<>();
     long total = 0;
