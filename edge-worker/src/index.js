@@ -111,7 +111,7 @@ async function publicResource(request, ctx, settings, clientIp, spec, { html }) 
   return fromEntry(request, found.entry, found.source, Date.now());
 }
 
-/** The event's manifest as data ({state, admittedUpTo, ...}), {notFound: entry} for an unknown event, or null when it cannot be had. */
+/** The event's manifest as data ({state, admittedUpTo, ...}), {notFound: entry} for an unknown or closed event, or null when it cannot be had. */
 async function manifestOf(request, ctx, settings, clientIp, eventId, identityCookie) {
   const path = `/api/events/${eventId}/queue/manifest`;
   const found = await cached(request, ctx, settings, clientIp,
@@ -188,7 +188,9 @@ async function handle(request, env, ctx) {
   if (prefix === null) return forward(request, url, settings, clientIp); // no client address to bind to: the origin decides
   const m = await manifestOf(request, ctx, settings, clientIp, eventId, idToken);
   if (m === null) return forward(request, url, settings, clientIp);
-  if (m.notFound) return fromEntry(request, m.notFound.entry, m.notFound.source, Date.now());
+  // 404: an unknown event, or a closed one (its manifest looks unknown on purpose, while the origin
+  // answers its shop and status 403 not_on_sale): only the origin can tell them apart.
+  if (m.notFound) return forward(request, url, settings, clientIp);
   if (m.state === 'closed') return answers.notOnSale();
   const margin = nearMargin(m, settings.nearSeconds, settings.nearPlaces);
 

@@ -5,6 +5,8 @@ import http from 'node:http';
 
 export async function startFakeOrigin() {
   const manifests = new Map();
+  // Closed events: their manifest and summary are 404 as an unknown event's; their shop and status 403 not_on_sale.
+  const closed = new Set();
   const requests = [];
   let down = false;
   let failing = 0;
@@ -62,6 +64,12 @@ export async function startFakeOrigin() {
         if (!manifest) return send(404, { error: 'not_found', message: 'no such event' });
         return send(200, { ...manifest, updatedAt: new Date().toISOString() }, { 'cache-control': 'public, max-age=5' });
       }
+      if ((m = path.match(/^\/api\/events\/([^/]+)\//)) && closed.has(m[1])) {
+        return send(403, { error: 'not_on_sale', message: 'this event is not on sale' });
+      }
+      if ((m = path.match(/^\/api\/events\/([^/]+)\//)) && !manifests.has(m[1]) && !/\/presale\//.test(path) && !/\/queue$/.test(path)) {
+        return send(404, { error: 'not_found', message: 'no such event' });
+      }
       return send(200, { forwarded: true, method: req.method, path, body: seen.body }, {
         'cache-control': 'private, no-store', 'set-cookie': 'bo_q_x=from-origin; Path=/; HttpOnly',
       });
@@ -74,6 +82,10 @@ export async function startFakeOrigin() {
     /** Requests that reached the origin, for a path (a string or a RegExp), since index `from`. */
     count(path, from = 0) {
       return requests.slice(from).filter((r) => (typeof path === 'string' ? r.path === path : path.test(r.path))).length;
+    },
+    /** A closed event: not scheduled, not opened. */
+    setClosed(eventId) {
+      closed.add(eventId);
     },
     setManifest(eventId, manifest) {
       manifests.set(eventId, { state: 'waiting', admittedUpTo: 0, admissionPerMinute: 600, seatsRemaining: 1000, ...manifest });
