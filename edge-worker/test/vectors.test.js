@@ -9,6 +9,7 @@ import { clientPrefix } from '../src/client-prefix.js';
 import * as identity from '../src/identity-token.js';
 import { identityKeys, queueKeys } from '../src/keys.js';
 import * as queue from '../src/queue-token.js';
+import { lotteryPlace } from '../src/lottery.js';
 import { startWorkerd } from '../scripts/workerd.js';
 import { issueQueueToken } from './support/sign.js';
 
@@ -97,5 +98,15 @@ describe('the worker\'s settings are the nodes\' shipped ones', () => {
     const toml = readFileSync(new URL('../wrangler.toml', import.meta.url), 'utf8');
     assert.match(toml, new RegExp(`^QUEUE_TOKEN_TTL_SECONDS = "${settings.tokenTtlSeconds}"$`, 'm'));
     assert.match(toml, new RegExp(`^CLOCK_SKEW_SECONDS = "${settings.clockSkewSeconds}"$`, 'm'));
+  });
+});
+
+describe('lottery vectors', () => {
+  test('the edge draws the same place as the waiting room for every vector', async () => {
+    assert.ok(vectors.lottery.length >= 100);
+    for (const v of vectors.lottery) {
+      const place = await lotteryPlace(BigInt(v.index), v.salt, BigInt(v.cohort));
+      assert.equal(place.toString(), v.place, `index ${v.index} of ${v.cohort} under ${v.salt.slice(0, 8)}`);
+    }
   });
 });

@@ -236,13 +236,40 @@ class EdgeTokenVectorsTest {
     }
   }
 
+  final List<Map<String, Object>> lottery = new ArrayList<>();
+
+  /**
+   * The lottery's places (its Feistel permutation keyed by the drawn salt), which the edge works
+   * out itself for a lobby fan's token once the public manifest shows the salt.
+   */
+  void lotteryVectors() {
+    String[] salts = {"00", "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+        "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"};
+    long[] cohorts = {1, 2, 3, 5, 16, 17, 1_000, 77_815, 100_000, 4_294_967_311L};
+    for (String salt : salts) {
+      for (long cohort : cohorts) {
+        java.util.TreeSet<Long> indices = new java.util.TreeSet<>(List.of(1L, cohort, (cohort + 1) / 2, Math.min(cohort, 7L),
+            Math.max(1, cohort - 3)));
+        for (long index : indices) {
+          Map<String, Object> m = new LinkedHashMap<>();
+          m.put("salt", salt);
+          m.put("cohort", Long.toString(cohort));
+          m.put("index", Long.toString(index));
+          m.put("place", Long.toString(io.boxoffice.queue.domain.Lottery.place(index, salt, cohort)));
+          lottery.add(m);
+        }
+      }
+    }
+  }
+
   String vectorsJson() throws Exception {
     queueVectors();
     identityVectors();
     prefixVectors();
+    lotteryVectors();
     Map<String, Object> root = new LinkedHashMap<>();
     root.put("about", "Written by server/src/test/java/io/boxoffice/edge/EdgeTokenVectorsTest.java from the real QueueToken, "
-        + "IdentityToken and ClientPrefix; checked by that test and by the worker's tests. Do not edit: run "
+        + "IdentityToken, ClientPrefix and Lottery; checked by that test and by the worker's tests. Do not edit: run "
         + "mvn -pl server test -Dtest=EdgeTokenVectorsTest -Dvectors.write=true");
     Map<String, Object> settings = new LinkedHashMap<>();
     settings.put("tokenTtlSeconds", TTL.toSeconds());
@@ -258,6 +285,7 @@ class EdgeTokenVectorsTest {
     root.put("queue", queue);
     root.put("identity", identity);
     root.put("prefixes", prefixes);
+    root.put("lottery", lottery);
     DefaultPrettyPrinter printer = new DefaultPrettyPrinter().withArrayIndenter(DefaultIndenter.SYSTEM_LINEFEED_INSTANCE);
     return new ObjectMapper().writer(printer).writeValueAsString(root).replace("\r\n", "\n") + "\n";
   }
