@@ -47,6 +47,8 @@ class HostileCrowdBatteryTest {
         "boxoffice.accounts.pbkdf2-iterations", conf.getInt("boxoffice.accounts.pbkdf2-iterations"),
         "boxoffice.accounts.rate-limits.per-prefix.burst", conf.getInt("boxoffice.accounts.rate-limits.per-prefix.burst"),
         "boxoffice.accounts.rate-limits.per-email.burst", conf.getInt("boxoffice.accounts.rate-limits.per-email.burst"),
+        "boxoffice.accounts.rate-limits.per-email-network.burst", conf.getInt("boxoffice.accounts.rate-limits.per-email-network.burst"),
+        "boxoffice.accounts.rate-limits.known-network.burst", conf.getInt("boxoffice.accounts.rate-limits.known-network.burst"),
         "boxoffice.bots.rate-limits", conf.getConfig("boxoffice.bots.rate-limits").root().unwrapped()));
   }
 
