@@ -53,6 +53,7 @@ final class AccountsModule {
         buckets(settings.knownNetwork(), settings, wall),
         buckets(settings.perEmailNetwork(), settings, wall),
         buckets(settings.perEmail(), settings, wall));
+    // The routes take only the client prefix from it; the buckets they take from are in `limits`.
     FanContext fans = new FanContext(ClientPrefix.fromConfig(config), limits.perEmail(), limits.perPrefix(), api);
     return new AccountRoutes(system, api, identityTokens, new PasswordHasher(settings.pbkdf2Iterations()), hashing, fans, limits,
         identity, sessions);
