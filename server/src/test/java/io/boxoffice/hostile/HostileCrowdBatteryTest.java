@@ -337,7 +337,7 @@ class HostileCrowdBatteryTest {
   }
 
   /** The fan's session works: tickets and queue status answer 200. */
-  static void signedIn(HttpFan fan, String event) {
+  static void stillSignedIn(HttpFan fan, String event) {
     HttpFan.Reply tickets = fan.send("GET", "/api/me/tickets", null);
     assertEquals(200, tickets.status(), tickets.body());
     HttpFan.Reply status = fan.send("GET", "/api/events/" + event + "/queue/status", null);
@@ -365,10 +365,10 @@ class HostileCrowdBatteryTest {
       String email = "signout-" + UUID.randomUUID() + "@example.com";
       fan = admittedHolding(port, event, email);
       other = secondDevice(port, email, fan, event);
-      signedIn(replay(fan, port, event), event);
+      stillSignedIn(replay(fan, port, event), event);
       clearsTheCookie(replay(fan, port, event).send("DELETE", "/api/session", null));
       signedOut(replay(fan, port, event), event);
-      signedIn(replay(other, port, event), event);
+      stillSignedIn(replay(other, port, event), event);
       assertEquals(204, replay(fan, port, event).send("DELETE", "/api/session", null).status(), "signing out again is harmless");
     } finally {
       node.stop();
@@ -376,7 +376,7 @@ class HostileCrowdBatteryTest {
     Node again = startWithShippedSignInLimits(database, dir);
     try {
       signedOut(replay(fan, again.httpPort(), event), event);
-      signedIn(replay(other, again.httpPort(), event), event);
+      stillSignedIn(replay(other, again.httpPort(), event), event);
     } finally {
       again.stop();
     }
@@ -403,7 +403,7 @@ class HostileCrowdBatteryTest {
       signedOut(replay(fan, port, event), event);
       signedOut(replay(other, port, event), event);
       fresh = secondDevice(port, email, fan, event);
-      signedIn(fresh, event);
+      stillSignedIn(fresh, event);
     } finally {
       node.stop();
     }
@@ -411,8 +411,8 @@ class HostileCrowdBatteryTest {
     try {
       signedOut(replay(fan, again.httpPort(), event), event);
       signedOut(replay(other, again.httpPort(), event), event);
-      signedIn(replay(fresh, again.httpPort(), event), event);
-      signedIn(secondDevice(again.httpPort(), email, fan, event), event);
+      stillSignedIn(replay(fresh, again.httpPort(), event), event);
+      stillSignedIn(secondDevice(again.httpPort(), email, fan, event), event);
     } finally {
       again.stop();
     }
