@@ -106,8 +106,11 @@
     else if (r.status === 429) $('signup-error').textContent = `Too many attempts: try again in ${r.headers.get('Retry-After') || 'a few'} seconds.`;
     else $('signup-error').textContent = message(r, 'Could not create the account');
   });
-  $('signout').addEventListener('click', async () => {
-    await call('DELETE', '/api/session');
+  // Both buttons sit in #signout: "everywhere" signs out every device this account is signed in on.
+  $('signout').addEventListener('click', async ev => {
+    const button = ev.target.closest('button');
+    if (!button) return;
+    await call('DELETE', button.id === 'signout-everywhere' ? '/api/sessions' : '/api/session');
     sessionStorage.clear();
     location.reload();
   });

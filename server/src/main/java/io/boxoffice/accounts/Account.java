@@ -1,5 +1,6 @@
 package io.boxoffice.accounts;
 
+import io.boxoffice.accounts.domain.KnownNetworks;
 import io.boxoffice.accounts.domain.PasswordHasher;
 import io.boxoffice.common.CborSerializable;
 import io.boxoffice.common.Supervision;
@@ -20,7 +21,8 @@ import org.apache.pekko.persistence.typed.javadsl.ReplyEffect;
  * email) so that an email is registered once and no input reaches a persistence id. Accounts
  * registered before that were keyed by the normalized email itself; {@code AccountRoutes} still
  * reads them. Holds the account id and the password hash (hashing happens outside, off the
- * actor threads). Replies {@link Registered}, {@link Exists} or {@link Unknown}.
+ * actor threads) and the networks it has signed in from ({@link KnownNetworks}, which have a
+ * budget of wrong guesses of their own). Replies {@link Registered}, {@link Exists} or {@link Unknown}.
  */
 public final class Account extends EventSourcedBehaviorWithEnforcedReplies<Account.Command, Account.Event, Account.State> {
 
@@ -35,9 +37,17 @@ public final class Account extends EventSourcedBehaviorWithEnforcedReplies<Accou
   /** Replies {@link Registered} with the stored hash, or {@link Unknown}. */
   public record Get(ActorRef<Reply> replyTo) implements Command {}
 
+  /** Remembers that the account signed in from {@code prefix} (a client network prefix); no reply. */
+  public record RememberNetwork(String prefix) implements Command {}
+
   public sealed interface Reply extends CborSerializable {}
 
-  public record Registered(String accountId, PasswordHasher.PasswordHash password) implements Reply {}
+  /** The account, its password hash and the networks it signed in from. */
+  public record Registered(String accountId, PasswordHasher.PasswordHash password, KnownNetworks networks) implements Reply {
+    public Registered {
+      networks = networks == null ? KnownNetworks.NONE : networks;
+    }
+  }
 
   public record Exists() implements Reply {}
 
@@ -47,8 +57,19 @@ public final class Account extends EventSourcedBehaviorWithEnforcedReplies<Accou
 
   public record AccountRegistered(String accountId, PasswordHasher.PasswordHash password) implements Event {}
 
+  /** The account signed in from a network it had not signed in from (among its last {@link KnownNetworks#MAX}). */
+  public record NetworkRemembered(String prefix) implements Event {}
+
   /** Null fields until registered. */
-  public record State(String accountId, PasswordHasher.PasswordHash password) implements CborSerializable {}
+  public record State(String accountId, PasswordHasher.PasswordHash password, KnownNetworks networks) implements CborSerializable {
+    public State {
+      networks = networks == null ? KnownNetworks.NONE : networks;
+    }
+
+    Registered registered() {
+      return new Registered(accountId, password, networks);
+    }
+  }
 
   public static void init(ActorSystem<?> system) {
     ClusterSharding.get(system).init(Entity.of(ENTITY_TYPE_KEY, ctx -> create(ctx.getEntityId())).withRole("inventory")
@@ -66,29 +87,28 @@ public final class Account extends EventSourcedBehaviorWithEnforcedReplies<Accou
 
   @Override
   public State emptyState() {
-    return new State(null, null);
+    return new State(null, null, KnownNetworks.NONE);
   }
 
   @Override
   public CommandHandlerWithReply<Command, Event, State> commandHandler() {
-    return this::onCommand;
-  }
-
-  private ReplyEffect<Event, State> onCommand(State state, Command command) {
-    if (command instanceof Register r) {
-      if (state.accountId() != null) return Effect().reply(r.replyTo(), new Exists());
-      return Effect().persist(new AccountRegistered(r.accountId(), r.password()))
-          .thenReply(r.replyTo(), s -> new Registered(s.accountId(), s.password()));
-    }
-    Get g = (Get) command;
-    return Effect().reply(g.replyTo(), state.accountId() == null ? new Unknown() : new Registered(state.accountId(), state.password()));
+    return newCommandHandlerWithReplyBuilder().forAnyState()
+        .onCommand(Register.class, (state, r) -> state.accountId() != null
+            ? Effect().reply(r.replyTo(), new Exists())
+            : Effect().persist(new AccountRegistered(r.accountId(), r.password())).thenReply(r.replyTo(), State::registered))
+        .onCommand(Get.class, (state, g) ->
+            Effect().reply(g.replyTo(), state.accountId() == null ? new Unknown() : state.registered()))
+        .onCommand(RememberNetwork.class, (state, r) -> state.accountId() == null || state.networks().contains(r.prefix())
+            ? Effect().noReply()
+            : Effect().persist(new NetworkRemembered(r.prefix())).thenNoReply())
+        .build();
   }
 
   @Override
   public EventHandler<State, Event> eventHandler() {
-    return (state, event) -> {
-      AccountRegistered r = (AccountRegistered) event;
-      return new State(r.accountId(), r.password());
-    };
+    return newEventHandlerBuilder().forAnyState()
+        .onEvent(AccountRegistered.class, (state, r) -> new State(r.accountId(), r.password(), state.networks()))
+        .onEvent(NetworkRemembered.class, (state, n) -> new State(state.accountId(), state.password(), state.networks().remember(n.prefix())))
+        .build();
   }
 }

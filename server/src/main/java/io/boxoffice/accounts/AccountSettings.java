@@ -3,7 +3,11 @@ package io.boxoffice.accounts;
 import com.typesafe.config.Config;
 import java.time.Duration;
 
-/** The {@code boxoffice.accounts} settings: password hashing, its pool, sessions and sign-in limits. */
+/**
+ * The {@code boxoffice.accounts} settings: password hashing, its pool, sessions and sign-in limits
+ * ({@code perEmail} is the ceiling of one email's attempts from networks it has not signed in
+ * from, all together; see {@code accounts.domain.SignInBudget}).
+ */
 public record AccountSettings(
     int pbkdf2Iterations,
     Duration sessionLifetime,
@@ -11,7 +15,11 @@ public record AccountSettings(
     int hashingQueue,
     Limit perPrefix,
     Limit perEmail,
-    int maxKeys) {
+    Limit perEmailNetwork,
+    Limit knownNetwork,
+    int maxKeys,
+    Duration sessionPruneInterval,
+    Duration sessionsReadWait) {
 
   /** One token-bucket limit: a burst, then so many requests a second. */
   public record Limit(int burst, double perSecond) {
@@ -30,6 +38,10 @@ public record AccountSettings(
         c.getInt("hashing.queue"),
         Limit.from(c.getConfig("rate-limits.per-prefix")),
         Limit.from(c.getConfig("rate-limits.per-email")),
-        c.getInt("rate-limits.max-keys"));
+        Limit.from(c.getConfig("rate-limits.per-email-network")),
+        Limit.from(c.getConfig("rate-limits.known-network")),
+        c.getInt("rate-limits.max-keys"),
+        c.getDuration("sessions.prune-interval"),
+        c.getDuration("sessions.read-wait"));
   }
 }

@@ -21,6 +21,7 @@ import io.boxoffice.edge.ClientPrefix;
 import io.boxoffice.edge.DispatcherLag;
 import io.boxoffice.edge.FairPace;
 import io.boxoffice.edge.HttpServer;
+import io.boxoffice.accounts.AccountSettings;
 import io.boxoffice.edge.Identity;
 import io.boxoffice.edge.IdentityToken;
 import io.boxoffice.edge.OpenApiRoutes;
@@ -197,13 +198,13 @@ public final class Node {
           bo.getDuration("checkout-recovery.stalled-after"), refs.carts());
       QueueModule.Entities queue = QueueModule.start(system, config, clock, refs, readSide, askTimeout);
       TicketWallet.init(system, walletSnapshots);
-      AccountsModule.start(system);
+      io.boxoffice.accounts.SessionView.Started sessions = AccountsModule.start(system, config, clock);
       Venue.init(system);
       io.boxoffice.admin.Directory.init(system, readSide, metrics::directoryRowSkipped);
 
       Function<HttpRequest, CompletionStage<HttpResponse>> handler =
           routes(system, config, settings, clock, barcodes, inventorySettings, refs, queue, queueSettings, queueTokens,
-              payments, metrics, readSide);
+              payments, metrics, readSide, sessions.view());
       handler = new io.boxoffice.edge.RequestTracing(tracing, ClientPrefix.fromConfig(config), RouteNames::route).around(handler);
       ClusterGauges.register(system, metrics, settings.shardGaugesDelay(), settings.shardGaugesInterval());
       // Only now a member: the start-up above (class loading, the first compilations) and the
@@ -228,6 +229,7 @@ public final class Node {
             bo.getDuration("quorum-guard.settle"));
       }
       awaitUp(system, settings.listenAfterUpWait());
+      AccountsModule.awaitSessions(sessions, AccountSettings.from(config).sessionsReadWait());
       Listeners.Bound bound = Listeners.bind(system, config, settings, tls, handler);
       metrics.bindPools();
       HttpReadiness.ready(system.classicSystem());
@@ -272,12 +274,12 @@ public final class Node {
   private static Function<HttpRequest, CompletionStage<HttpResponse>> routes(ActorSystem<Void> system, Config config,
       NodeSettings settings, Clock clock, Barcode barcodes, InventorySettings inventorySettings, Refs refs,
       QueueModule.Entities queueEntities, QueueTokenSettings queueSettings, QueueToken queueTokens,
-      PaymentGateway payments, Metrics metrics, ReadSide readSide) {
+      PaymentGateway payments, Metrics metrics, ReadSide readSide, io.boxoffice.accounts.SessionView sessions) {
     Config bo = config.getConfig("boxoffice");
     Duration askTimeout = settings.askTimeout();
     Api api = new Api(system, askTimeout, settings.maxBodyBytes());
     IdentityToken identityTokens = new IdentityToken(Hmac.fromBase64OrRandom(bo.getString("secrets.identity-key")),
-        clock, Duration.ofHours(bo.getInt("accounts.session-hours")));
+        clock, Duration.ofHours(bo.getInt("accounts.session-hours")), sessions);
     EventViews views = new EventViews(refs.inventories(), system.scheduler(), api.mapper(), clock, askTimeout,
         inventorySettings.availabilityInterval());
 
@@ -299,7 +301,7 @@ public final class Node {
         eventId -> manifests.known(eventId) != null, bo.getDuration("edge.fair-wait").toMillis(),
         bo.getDuration("edge.busy-linger").toMillis(), system.executionContext());
 
-    AccountRoutes accounts = AccountsModule.routes(system, config, api, identityTokens);
+    AccountRoutes accounts = AccountsModule.routes(system, config, api, identityTokens, identity, sessions);
     // Managers' calls are few and chain several asks to entities that may be new (shards to
     // allocate on a fresh cluster): they wait longer than a fan's before answering 503.
     Api adminApi = new Api(system, settings.adminAskTimeout(), settings.maxBodyBytes());

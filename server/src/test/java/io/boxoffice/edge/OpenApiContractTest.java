@@ -217,6 +217,10 @@ class OpenApiContractTest {
     HttpFan.Reply signedIn = expect(200, call(anon, "POST", "/api/session", creds(email, "correct horse battery")));
     assertTrue(signedIn.headers().firstValue("Set-Cookie").orElse("").startsWith("bo_id="));
     expect(204, call(new HttpFan(port), "DELETE", "/api/session", null));
+    String setCookie = signedIn.headers().firstValue("Set-Cookie").orElseThrow();
+    HttpFan session = new HttpFan(port).withCookie(setCookie.substring("bo_id=".length(), setCookie.indexOf(';')));
+    expect(401, call(new HttpFan(port), "DELETE", "/api/sessions", null));
+    expect(204, call(session, "DELETE", "/api/sessions", null));
 
     // ---- event managers --------------------------------------------------------------------
     String venue = "oa-v-" + tag;

@@ -47,6 +47,8 @@ class HostileCrowdBatteryTest {
         "boxoffice.accounts.pbkdf2-iterations", conf.getInt("boxoffice.accounts.pbkdf2-iterations"),
         "boxoffice.accounts.rate-limits.per-prefix.burst", conf.getInt("boxoffice.accounts.rate-limits.per-prefix.burst"),
         "boxoffice.accounts.rate-limits.per-email.burst", conf.getInt("boxoffice.accounts.rate-limits.per-email.burst"),
+        "boxoffice.accounts.rate-limits.per-email-network.burst", conf.getInt("boxoffice.accounts.rate-limits.per-email-network.burst"),
+        "boxoffice.accounts.rate-limits.known-network.burst", conf.getInt("boxoffice.accounts.rate-limits.known-network.burst"),
         "boxoffice.bots.rate-limits", conf.getConfig("boxoffice.bots.rate-limits").root().unwrapped()));
   }
 
@@ -993,6 +995,199 @@ class HostileCrowdBatteryTest {
       }
     } finally {
       node.stop();
+    }
+  }
+
+  // --- round two: findings 4 and 5 (sign-in, sign-out) ---
+
+  /** The shipped sign-in limits (every bucket of {@code boxoffice.accounts.rate-limits}) over a test node's, on {@code dir} for H2. */
+  static Node startWithShippedSignInLimits(String database, java.nio.file.Path dir) throws Exception {
+    Config test = database.equals("h2") ? TestNode.config("", dir.toString()) : TestNode.config(TestNode.PG_URL, "target/unused");
+    Config limits = ConfigFactory.load().getConfig("boxoffice.accounts.rate-limits").atPath("boxoffice.accounts.rate-limits");
+    return Node.start(limits.withFallback(test), new Node.Options(Clock.systemUTC(), TestNode.payments()));
+  }
+
+  static HttpFan.Reply signIn(int port, String email, String password, String network) {
+    return new HttpFan(port).send("POST", "/api/session", Hostile.credentials(email, password), "X-Forwarded-For", network);
+  }
+
+  static String cookieOf(HttpFan.Reply signedIn) {
+    assertEquals(200, signedIn.status(), signedIn.body());
+    String c = signedIn.headers().allValues("Set-Cookie").stream().filter(v -> v.startsWith("bo_id=")).findFirst().orElseThrow();
+    return c.substring("bo_id=".length(), c.indexOf(';'));
+  }
+
+  /** Finding 4: strangers' wrong passwords, from one network or from many, never lock the owner out of their own networks. */
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"h2", "postgres"})
+  void wrongPasswordsFromStrangersNetworksDoNotLockTheOwnerOut(String database) throws Exception {
+    Node node = startWithShippedSignInLimits(database, Files.createTempDirectory("boxoffice-signin"));
+    try {
+      int port = node.httpPort();
+      String owner = "owner-" + UUID.randomUUID() + "@example.com";
+      String home = network();
+      assertEquals(201, new HttpFan(port).send("POST", "/api/accounts", Hostile.credentials(owner, PASSWORD), "X-Forwarded-For", home).status());
+      cookieOf(signIn(port, owner, PASSWORD, home));
+
+      // One stranger's network: its budget for this email (6), then 429.
+      String attacker = network();
+      List<HttpFan.Reply> guesses = new ArrayList<>();
+      for (int i = 0; i < 10; i++) guesses.add(signIn(port, owner, "wrong guess " + i, attacker));
+      guesses.subList(0, 6).forEach(r -> Hostile.refused(r, 401, "unauthenticated"));
+      guesses.subList(6, 10).forEach(r -> {
+        Hostile.refused(r, 429, "rate_limited");
+        assertTrue(Long.parseLong(r.headers().firstValue("Retry-After").orElseThrow()) >= 1);
+      });
+      assertEquals(429, signIn(port, owner, PASSWORD, attacker).status(), "the right password from the attacker's network waits too");
+
+      // The owner signs in from home, and from a network of their own they never used, within its budget.
+      cookieOf(signIn(port, owner, PASSWORD, home));
+      String phone = network();
+      cookieOf(signIn(port, owner, PASSWORD, phone));
+
+      // A distributed attack: one wrong guess from each of 80 networks meets the email's ceiling...
+      int limited = 0;
+      for (int i = 0; i < 80; i++) {
+        HttpFan.Reply r = signIn(port, owner, "distributed guess " + i, network());
+        if (r.status() == 429) {
+          Hostile.refused(r, 429, "rate_limited");
+          limited++;
+        } else {
+          Hostile.refused(r, 401, "unauthenticated");
+        }
+      }
+      assertTrue(limited >= 80 - 60, "the email's ceiling over strangers' networks: " + limited + " of 80 limited");
+      assertEquals(429, signIn(port, owner, PASSWORD, network()).status(), "a network never seen waits for the ceiling to refill");
+      // ...and still the owner signs in from both networks they signed in from before.
+      cookieOf(signIn(port, owner, PASSWORD, home));
+      cookieOf(signIn(port, owner, PASSWORD, phone));
+    } finally {
+      node.stop();
+    }
+  }
+
+  /** An on-sale that starts in two seconds and admits everyone at once; its id. */
+  static String startingOnSale(Sales sales) {
+    String event = sales.closedEvent(sales.venue());
+    java.time.Instant now = java.time.Instant.now();
+    HttpFan.Reply put = sales.admin("PUT", "/admin/events/" + event + "/onsale", "{\"lobbyOpensAt\":\"" + now
+        + "\",\"startsAt\":\"" + now.plusSeconds(2) + "\",\"admissionPerMinute\":6000,\"maxActiveShoppers\":1000}");
+    assertEquals(200, put.status(), put.body());
+    return event;
+  }
+
+  /** Signs {@code email} up and in on {@code port}, joins {@code event}, waits until admitted and holds a seat: the fan with both cookies. */
+  static HttpFan admittedHolding(int port, String event, String email) {
+    HttpFan fan = new HttpFan(port);
+    fan.signUp(email);
+    HttpFan.Reply join = Hostile.keepingCookie(fan, event, fan.send("POST", "/api/events/" + event + "/queue", "{}"));
+    assertEquals(200, join.status(), join.body());
+    org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30)).pollInterval(java.time.Duration.ofMillis(200))
+        .until(() -> Hostile.keepingCookie(fan, event, fan.send("GET", "/api/events/" + event + "/queue/status", null))
+            .body().contains("\"admitted\""));
+    HttpFan.Reply hold = fan.send("POST", "/api/events/" + event + "/cart/holds", "{\"best\":{\"quantity\":1}}");
+    assertEquals(200, hold.status(), hold.body());
+    return fan;
+  }
+
+  /** Another device of the account signed in on its own, with the fan's queue token (same network). */
+  static HttpFan secondDevice(int port, String email, HttpFan fan, String event) {
+    HttpFan.Reply in = new HttpFan(port).send("POST", "/api/session", Hostile.credentials(email, PASSWORD));
+    return new HttpFan(port).withCookie(cookieOf(in)).withQueueCookie(event, fan.queueCookie(event));
+  }
+
+  /** A copy of {@code fan}'s cookies (identity and the event's queue token) talking to {@code port}. */
+  static HttpFan replay(HttpFan fan, int port, String event) {
+    return new HttpFan(port).withCookie(fan.cookie()).withQueueCookie(event, fan.queueCookie(event));
+  }
+
+  /** Every signed-in call of the fan's is 401 with these cookies: tickets, queue status, holds, the cart. */
+  static void signedOut(HttpFan replayed, String event) {
+    Hostile.refused(replayed.send("GET", "/api/me/tickets", null), 401, "unauthenticated");
+    Hostile.refused(replayed.send("GET", "/api/events/" + event + "/queue/status", null), 401, "unauthenticated");
+    Hostile.refused(replayed.send("POST", "/api/events/" + event + "/cart/holds", "{\"best\":{\"quantity\":1}}"), 401, "unauthenticated");
+    Hostile.refused(replayed.send("GET", "/api/events/" + event + "/cart", null), 401, "unauthenticated");
+  }
+
+  /** The fan's session works: tickets and queue status answer 200. */
+  static void stillSignedIn(HttpFan fan, String event) {
+    HttpFan.Reply tickets = fan.send("GET", "/api/me/tickets", null);
+    assertEquals(200, tickets.status(), tickets.body());
+    HttpFan.Reply status = fan.send("GET", "/api/events/" + event + "/queue/status", null);
+    assertEquals(200, status.status(), status.body());
+  }
+
+  static void clearsTheCookie(HttpFan.Reply out) {
+    assertEquals(204, out.status(), out.body());
+    assertTrue(out.headers().allValues("Set-Cookie").stream().anyMatch(c -> c.startsWith("bo_id=") && c.contains("Max-Age=0")),
+        "the cookie is cleared: " + out.headers().allValues("Set-Cookie"));
+  }
+
+  /** Finding 5: after DELETE /api/session the old cookie is 401 everywhere, also after a restart; the account's other sessions stay. */
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"h2", "postgres"})
+  void signingOutRevokesThatSessionOnTheServerAlsoAfterARestart(String database) throws Exception {
+    java.nio.file.Path dir = Files.createTempDirectory("boxoffice-signout");
+    Node node = startWithShippedSignInLimits(database, dir);
+    String event;
+    HttpFan fan;
+    HttpFan other;
+    try {
+      int port = node.httpPort();
+      event = startingOnSale(new Sales(port, TestNode.ADMIN_TOKEN));
+      String email = "signout-" + UUID.randomUUID() + "@example.com";
+      fan = admittedHolding(port, event, email);
+      other = secondDevice(port, email, fan, event);
+      stillSignedIn(replay(fan, port, event), event);
+      clearsTheCookie(replay(fan, port, event).send("DELETE", "/api/session", null));
+      signedOut(replay(fan, port, event), event);
+      stillSignedIn(replay(other, port, event), event);
+      assertEquals(204, replay(fan, port, event).send("DELETE", "/api/session", null).status(), "signing out again is harmless");
+    } finally {
+      node.stop();
+    }
+    Node again = startWithShippedSignInLimits(database, dir);
+    try {
+      signedOut(replay(fan, again.httpPort(), event), event);
+      stillSignedIn(replay(other, again.httpPort(), event), event);
+    } finally {
+      again.stop();
+    }
+  }
+
+  /** Finding 5: DELETE /api/sessions makes every earlier cookie of the account 401, also after a restart; a new sign-in works. */
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"h2", "postgres"})
+  void signingOutEverywhereRevokesEverySessionBeforeAndANewSignInWorks(String database) throws Exception {
+    java.nio.file.Path dir = Files.createTempDirectory("boxoffice-signout-all");
+    Node node = startWithShippedSignInLimits(database, dir);
+    String event;
+    String email = "everywhere-" + UUID.randomUUID() + "@example.com";
+    HttpFan fan;
+    HttpFan other;
+    HttpFan fresh;
+    try {
+      int port = node.httpPort();
+      event = startingOnSale(new Sales(port, TestNode.ADMIN_TOKEN));
+      fan = admittedHolding(port, event, email);
+      other = secondDevice(port, email, fan, event);
+      Hostile.refused(new HttpFan(port).send("DELETE", "/api/sessions", null), 401, "unauthenticated");
+      clearsTheCookie(replay(other, port, event).send("DELETE", "/api/sessions", null));
+      signedOut(replay(fan, port, event), event);
+      signedOut(replay(other, port, event), event);
+      fresh = secondDevice(port, email, fan, event);
+      stillSignedIn(fresh, event);
+    } finally {
+      node.stop();
+    }
+    Node again = startWithShippedSignInLimits(database, dir);
+    try {
+      signedOut(replay(fan, again.httpPort(), event), event);
+      signedOut(replay(other, again.httpPort(), event), event);
+      stillSignedIn(replay(fresh, again.httpPort(), event), event);
+      stillSignedIn(secondDevice(again.httpPort(), email, fan, event), event);
+    } finally {
+      again.stop();
     }
   }
 }

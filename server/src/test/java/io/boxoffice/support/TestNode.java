@@ -41,6 +41,8 @@ public final class TestNode {
             // Whole crowds sign up from 127.0.0.1 in these tests; the hostile tests set real limits.
             Map.entry("boxoffice.accounts.rate-limits.per-prefix.burst", 1000000),
             Map.entry("boxoffice.accounts.rate-limits.per-email.burst", 1000),
+            Map.entry("boxoffice.accounts.rate-limits.per-email-network.burst", 1000),
+            Map.entry("boxoffice.accounts.rate-limits.known-network.burst", 1000),
             // ... and shop, open sales too, each fan faster than a person would: these tests are
             // not about the shop's limits. The tests that are set them (the shipped ones or their own).
             Map.entry("boxoffice.bots.rate-limits.per-account.burst", 1000000),

@@ -557,4 +557,25 @@ class FanPagesBrowserTest {
     long width = ((Number) d.executeScript("return window.innerWidth")).longValue();
     assertTrue(scroll <= width, "page is " + scroll + " px wide in a " + width + " px window");
   }
+
+  @Test
+  void signingOutEverywhereFromThePageEndsTheFansOtherSessionsToo() {
+    String e = openEvent();
+    ChromeDriver d = browser.desktop();
+    d.get(base + "/events/" + e);
+    String email = signUpOnPage(d);
+    awaitVisible(d, "shop", Duration.ofSeconds(15));
+    HttpFan here = fanOf(d);
+    HttpFan.Reply in = new HttpFan(node.httpPort()).send("POST", "/api/session",
+        "{\"email\":\"" + email + "\",\"password\":\"correct horse battery\"}");
+    assertEquals(200, in.status(), in.body());
+    String set = in.headers().firstValue("Set-Cookie").orElseThrow();
+    HttpFan elsewhere = new HttpFan(node.httpPort()).withCookie(set.substring("bo_id=".length(), set.indexOf(';')));
+    assertEquals(200, elsewhere.send("GET", "/api/me/tickets", null).status());
+
+    byId(d, "signout-everywhere").click();
+    awaitVisible(d, "auth", Duration.ofSeconds(15));
+    assertEquals(401, here.send("GET", "/api/me/tickets", null).status(), "this browser's session");
+    assertEquals(401, elsewhere.send("GET", "/api/me/tickets", null).status(), "the fan's other device");
+  }
 }

@@ -25,6 +25,8 @@ final class SimNode implements AutoCloseable {
       "-Dboxoffice.accounts.pbkdf2-iterations=1000",
       "-Dboxoffice.accounts.rate-limits.per-prefix.burst=1000000",
       "-Dboxoffice.accounts.rate-limits.per-email.burst=1000",
+      "-Dboxoffice.accounts.rate-limits.per-email-network.burst=1000",
+      "-Dboxoffice.accounts.rate-limits.known-network.burst=1000",
       "-Dboxoffice.accounts.hashing.queue=100000");
 
   final String baseUrl;
