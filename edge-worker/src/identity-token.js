@@ -1,7 +1,8 @@
 // The bo_id identity cookie, verified as io.boxoffice.edge.IdentityToken over common.Hmac does:
-// base64url(payload) "." base64url(HMAC-SHA256(payload)); the payload is "idN|account|expires"
-// (id1) or with more fields after the expiry (id2 adds a session id): the account is field 1,
-// the expiry (epoch seconds, valid while now <= expires) field 2.
+// base64url(payload) "." base64url(HMAC-SHA256(payload)); the payload is "id1|account|expires"
+// or "id2|account|expires|<version>.<random>" (a session the origin may have signed out: only
+// the origin knows, so the edge forwards and the origin refuses it); the expiry is epoch
+// seconds, valid while now <= expires.
 import { decodeLenient } from './base64url.js';
 
 export const COOKIE = 'bo_id';
@@ -26,13 +27,29 @@ export async function verify(token, { keys, nowMillis }) {
   return accountOf(UTF8.decode(payload), nowMillis);
 }
 
-/** The account of a verified payload that has not expired at nowMillis, or null. Pure. */
+/**
+ * The account of a verified payload that has not expired at nowMillis, or null. Pure; as
+ * IdentityToken.read: "id1|account|expires", or "id2|account|expires|<version>.<random>",
+ * numbers of 1 to 18 decimal digits and nothing else.
+ */
 export function accountOf(payload, nowMillis) {
-  const fields = payload.split('|');
-  if (fields.length < 3 || !/^id[0-9]+$/.test(fields[0])) return null;
-  // As Java's Long.parseLong: an optional sign, decimal digits, within 64 bits.
-  if (!/^[+-]?[0-9]{1,19}$/.test(fields[2])) return null;
-  const expires = BigInt(fields[2]);
-  if (expires > 9223372036854775807n || expires < -9223372036854775808n) return null;
-  return BigInt(Math.floor(nowMillis / 1000)) <= expires ? fields[1] : null;
+  const v2 = payload.startsWith('id2|');
+  if (!v2 && !payload.startsWith('id1|')) return null;
+  const bar = payload.indexOf('|', 4);
+  if (bar <= 4) return null;
+  let expires;
+  if (!v2) {
+    expires = payload.slice(bar + 1);
+  } else {
+    const bar2 = payload.indexOf('|', bar + 1);
+    if (bar2 < 0) return null;
+    const dot = payload.indexOf('.', bar2 + 1);
+    if (dot <= bar2 + 1 || dot === payload.length - 1 || payload.indexOf('|', bar2 + 1) >= 0) return null;
+    if (!DIGITS.test(payload.slice(bar2 + 1, dot))) return null;
+    expires = payload.slice(bar + 1, bar2);
+  }
+  if (!DIGITS.test(expires)) return null;
+  return BigInt(Math.floor(nowMillis / 1000)) <= BigInt(expires) ? payload.slice(4, bar) : null;
 }
+
+const DIGITS = /^[0-9]{1,18}$/;

@@ -194,14 +194,14 @@ class EdgeTokenVectorsTest {
     Hmac i1 = new Hmac(IDENTITY_KEYS.get("i1"));
     Hmac i2 = new Hmac(IDENTITY_KEYS.get("i2"));
     IdentityToken issuer = new IdentityToken(i1, Clock.fixed(T0, ZoneOffset.UTC), Duration.ofHours(12));
-    String token = issuer.issue("acc-1");
+    String token = issuer.issueSession("acc-1", "0.vectorSessionOne");
     List<String> k1 = List.of("i1");
     identityVector("valid", k1, token, now);
     identityVector("valid through its last second", k1, token, now + Duration.ofHours(12).toMillis() + 999);
     identityVector("expired", k1, token, now + Duration.ofHours(12).toMillis() + 1000);
     identityVector("another key", List.of("i2"), token, now);
     identityVector("signed by the other key", List.of("i2"), new IdentityToken(i2, Clock.fixed(T0, ZoneOffset.UTC),
-        Duration.ofHours(12)).issue("acc-2"), now);
+        Duration.ofHours(12)).issueSession("acc-2", "3.vectorSessionTwo"), now);
     int dot = token.indexOf('.');
     identityVector("forged signature", k1, token.substring(0, dot + 1) + flip(token, dot + 3).substring(dot + 1), now);
     String otherPayload = Base64.getUrlEncoder().withoutPadding()
@@ -220,6 +220,10 @@ class EdgeTokenVectorsTest {
     identityVector("sealed: empty account", k1, i1.seal("id1||" + later), now);
     identityVector("sealed: beyond ASCII", k1, i1.seal("id1|compte-ü|" + later), now);
     identityVector("sealed: an expiry beyond 64 bits", k1, i1.seal("id1|acc|99999999999999999999"), now);
+    identityVector("sealed: an id1 token of before sessions, still read", k1, i1.seal("id1|acc-3|" + later), now);
+    identityVector("sealed: id2 without its session", k1, i1.seal("id2|acc-3|" + later), now);
+    identityVector("sealed: id2 with an empty session", k1, i1.seal("id2|acc-3|" + later + "|"), now);
+    identityVector("sealed: an unknown version", k1, i1.seal("id9|acc-3|" + later + "|0.x"), now);
   }
 
   void prefixVectors() throws Exception {
