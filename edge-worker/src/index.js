@@ -6,7 +6,8 @@
 // - GET /api/events/{id}/queue/manifest: the same, for a signed-in fan (401 otherwise, as the
 //   origin answers).
 // - GET /api/events/{id}/queue/status: answered at the edge from the verified queue token and
-//   the cached manifest while the fan is far from the line; forwarded when near or admitted.
+//   the cached manifest while the fan is far from the line (a lobby fan's place from the
+//   lottery's draw, public in the manifest once drawn); forwarded when near or admitted.
 // - The shop (seat map, availability, cart, holds, checkout): forwarded only for a fan whose
 //   token is valid and whose place is admitted or near it; everyone else gets the origin's own
 //   403 at the edge.
@@ -19,7 +20,7 @@ import * as identity from './identity-token.js';
 import * as queue from './queue-token.js';
 import * as answers from './responses.js';
 import { settingsOf } from './settings.js';
-import { edgeStatus, linesUp, nearMargin, shopVerdict } from './standing.js';
+import { edgeStatus, linesUp, nearMargin, placed, shopVerdict } from './standing.js';
 
 const EVENT_ID = /^[A-Za-z0-9_-]{1,64}$/;
 const SHOP = /^(seatmap|availability|cart|cart\/holds|cart\/holds\/[^/]+|cart\/checkout)$/;
@@ -198,7 +199,7 @@ async function handle(request, env, ctx) {
     const q = await queueClaims(request, settings, eventId, account, prefix);
     if (!q.present) return answers.status.noToken();
     if (!q.valid) return answers.status.badToken();
-    const body = edgeStatus(q.claims, m, margin);
+    const body = edgeStatus(await placed(q.claims, m), m, margin);
     return body === null ? forward(request, url, settings, clientIp) : answers.json(200, body, { 'x-edge': 'answered' });
   }
 
@@ -207,7 +208,8 @@ async function handle(request, env, ctx) {
   const q = await queueClaims(request, settings, eventId, account, prefix);
   if (!q.present) return answers.shop.noToken();
   if (!q.valid) return answers.shop.badToken();
-  return shopVerdict(q.claims, m, margin) === 'forward' ? forward(request, url, settings, clientIp) : answers.shop.notYet();
+  return shopVerdict(await placed(q.claims, m), m, margin) === 'forward'
+    ? forward(request, url, settings, clientIp) : answers.shop.notYet();
 }
 
 export default {

@@ -2,8 +2,36 @@
 // event's public manifest alone (io.boxoffice.queue.Standing at the origin). Pure functions:
 // when in doubt they say "forward", and the origin decides.
 
-/** Token places at or above this are lobby join indices, which only the origin (with the lottery's salt) maps to places. */
+import { lotteryPlace } from './lottery.js';
+
+/**
+ * Token places at or above this are lobby join indices, which the lottery maps to places once
+ * the draw's salt is public (the manifest's lottery), before that only the origin.
+ */
 export const LOBBY_INDEX = 1n << 62n;
+
+/** The manifest's public draw ({salt, cohort: BigInt}) once the lobby has been drawn, or null. */
+export function drawOf(manifest) {
+  const d = manifest.lottery;
+  if (d === null || typeof d !== 'object') return null;
+  if (typeof d.salt !== 'string' || !/^[0-9a-f]{2,128}$/.test(d.salt)) return null;
+  const cohort = Number(d.cohort);
+  if (!Number.isSafeInteger(cohort) || cohort < 1) return null;
+  return { salt: d.salt, cohort: BigInt(cohort) };
+}
+
+/**
+ * The claims with a lobby join index replaced by the place the lottery drew for it (as the
+ * origin's Standing does), when the manifest shows the draw; otherwise the claims as they are.
+ */
+export async function placed(claims, manifest) {
+  if (claims.place < LOBBY_INDEX) return claims;
+  const draw = drawOf(manifest);
+  if (draw === null) return claims;
+  const index = claims.place & ~LOBBY_INDEX;
+  if (index < 1n || index > draw.cohort) return claims;
+  return { ...claims, place: await lotteryPlace(index, draw.salt, draw.cohort) };
+}
 
 /** Manifest states in which no fan without an admitted place may shop (an open sale is "open", or "sold_out" once sold). */
 const LINED_UP = new Set(['scheduled', 'lobby', 'waiting', 'paused']);

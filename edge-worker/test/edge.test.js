@@ -1,5 +1,6 @@
 // The worker under the real workerd, in front of a fake origin that counts what reaches it.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { startWorkerd } from '../scripts/workerd.js';
 import { startFakeOrigin } from './support/fake-origin.js';
@@ -11,6 +12,7 @@ const Q_UNKNOWN = 'XWRrcnmAh46VnKOqsbi/xs3U2+Lp8Pf+BQwTGiEoLzY9REtSWWBnbnV8g4qRm
 const ID1 = 'VVxjanF4f4aNlJuiqbC3vsXM09rh6O/2/QQLEhkgJy4=';
 const ID_OTHER = 'dHuCiZCXnqWss7rByM/W3eTr8vkABw4VHCMqMTg/Rk0=';
 const LOBBY_INDEX = 1n << 62n;
+const vectors = JSON.parse(readFileSync(new URL('./token-vectors.json', import.meta.url), 'utf8'));
 const now = () => Math.floor(Date.now() / 1000);
 
 let origin;
@@ -151,8 +153,31 @@ describe('waiting fans stay at the edge', () => {
       state: 'lobby', position: null, admittedUpTo: 0, aheadOfYou: 0, estimatedWaitSeconds: 0, seatsRemaining: 1000,
     });
     assert.equal(origin.count(/\/queue\/status$/, mark), 0);
-    // After the draw only the origin maps a lobby index to a place: forwarded.
+    // After the draw, without the draw in the manifest, only the origin maps a lobby index to a place: forwarded.
     assert.equal((await json(await call(lobby, '/api/events/w4/queue/status'))).body.forwarded, true);
+  });
+
+  test('at the lottery a lobby fan learns its place at the edge, from the draw the manifest shows', async () => {
+    const salt = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
+    const drawn = vectors.lottery.find((v) => v.salt === salt && v.cohort === '100000' && v.index !== '1');
+    origin.setManifest('lot1', { state: 'waiting', admittedUpTo: 0, admissionPerMinute: 600, lottery: { salt, cohort: 100000 } });
+    const f = await fan('lot1', { place: LOBBY_INDEX | BigInt(drawn.index) });
+    const mark = origin.requests.length;
+    const place = Number(drawn.place);
+    assert.ok(place > 200, 'far from the line in this vector');
+    assert.deepEqual((await json(await call(f, '/api/events/lot1/queue/status'))).body, {
+      state: 'waiting', position: place, admittedUpTo: 0, aheadOfYou: place - 1, estimatedWaitSeconds: Math.ceil(((place - 1) * 60) / 600),
+      seatsRemaining: 1000,
+    });
+    assert.equal(origin.count(/\/queue\/status$/, mark), 0, 'answered at the edge');
+    // Its shop calls wait at the edge too, until the line nears its drawn place.
+    assert.equal((await json(await call(f, '/api/events/lot1/seatmap'))).status, 403);
+    origin.setManifest('lot1', { state: 'waiting', admittedUpTo: place, admissionPerMinute: 600, lottery: { salt, cohort: 100000 } });
+    await eventually(async () => assert.equal((await json(await call(f, '/api/events/lot1/seatmap'))).body.forwarded, true));
+    // A draw the edge cannot read (a salt that is not hex): the origin decides.
+    origin.setManifest('lot2', { state: 'waiting', admittedUpTo: 0, lottery: { salt: 'not hex', cohort: 10 } });
+    const g = await fan('lot2', { place: LOBBY_INDEX | 3n });
+    assert.equal((await json(await call(g, '/api/events/lot2/queue/status'))).body.forwarded, true);
   });
 });
 
