@@ -75,6 +75,10 @@ class FanPagesBrowserTest {
   }
 
   static String venue(int seats) {
+    return venue(node, seats);
+  }
+
+  static String venue(Node node, int seats) {
     String id = "wv-" + UUID.randomUUID().toString().substring(0, 8);
     HttpFan.Reply r = setUp(() -> new HttpFan(node.httpPort()).admin("POST", "/admin/venues",
         "{\"venueId\":\"" + id + "\",\"name\":\"Riverside Arena\",\"generate\":{\"layout\":\"stadium\",\"seats\":" + seats + "}}"));
@@ -86,7 +90,15 @@ class FanPagesBrowserTest {
     return event(venueId, onsale, null);
   }
 
+  static String event(Node node, String venueId, String onsale) {
+    return event(node, venueId, onsale, null);
+  }
+
   static String event(String venueId, String onsale, String holdRules) {
+    return event(node, venueId, onsale, holdRules);
+  }
+
+  static String event(Node node, String venueId, String onsale, String holdRules) {
     String id = "we-" + UUID.randomUUID().toString().substring(0, 8);
     HttpFan.Reply r = setUp(() -> new HttpFan(node.httpPort()).admin("POST", "/admin/events", "{\"eventId\":\"" + id
         + "\",\"venueId\":\"" + venueId + "\",\"name\":\"Night Owls Live\",\"prices\":{\"floor\":8000,\"lower\":5000,"
