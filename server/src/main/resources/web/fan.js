@@ -41,7 +41,7 @@
   // ---- the event ---------------------------------------------------------------------------
 
   async function loadEvent() {
-    const r = await call('GET', `${base}/summary`, undefined, undefined, 'default');
+    const r = await call('GET', `${base}/summary`);
     if (r.status !== 200) return;
     fan.event = r.body;
     if (!r.body.name) { $('event-name').textContent = 'This event is not on sale yet'; return; }
