@@ -132,6 +132,54 @@ class WaitingRoomCostBrowserTest {
     Chromium.screenshot(d, "fan-20-admitted-after-a-long-wait-desktop");
   }
 
+  @Test
+  void aFanInTheLobbyAsksForItsPlaceOnceAtTheLotteryAndNothingPrivateWhileWaitingForIt() {
+    List<HttpFan> crowd = new java.util.ArrayList<>();
+    for (int i = 0; i < 20; i++) {
+      HttpFan fan = new HttpFan(node.httpPort());
+      fan.signUp(FanPagesBrowserTest.email());
+      crowd.add(fan);
+    }
+    Instant start = Instant.now().plusSeconds(40);
+    String e = FanPagesBrowserTest.event(node, FanPagesBrowserTest.venue(node, 200), "{\"lobbyOpensAt\":\"" + Instant.now()
+        + "\",\"startsAt\":\"" + start + "\",\"admissionPerMinute\":1,\"maxActiveShoppers\":1}");
+    for (HttpFan fan : crowd) {
+      HttpFan.Reply joined = FanPagesBrowserTest.setUp(() -> fan.send("POST", "/api/events/" + e + "/queue", "{}"));
+      assertEquals(200, joined.status(), joined.body());
+    }
+    ChromeDriver d = browser.open(1280, 900, true);
+    d.get(base + "/events/" + e);
+    awaitVisible(d, "auth");
+    d.findElement(By.id("show-signup")).click();
+    d.findElement(By.id("signup-email")).sendKeys(FanPagesBrowserTest.email());
+    d.findElement(By.id("signup-password")).sendKeys("correct horse battery" + Keys.ENTER);
+    awaitVisible(d, "join-form");
+    d.findElement(By.id("join-button")).click();
+    await().atMost(Duration.ofSeconds(20)).ignoreExceptions()
+        .until(() -> d.findElement(By.id("state-text")).getText().contains("lobby"));
+    NetworkLog.drain(d, base);
+
+    // The draw: the page learns it from the manifest and asks for its place, once.
+    await().atMost(Duration.between(Instant.now(), start).plusSeconds(30)).pollInterval(Duration.ofMillis(500)).ignoreExceptions()
+        .until(() -> d.findElement(By.id("position-row")).isDisplayed() || d.findElement(By.id("shop")).isDisplayed());
+    await().during(Duration.ofSeconds(30)).atMost(Duration.ofSeconds(40)).pollInterval(Duration.ofSeconds(1))
+        .until(() -> d.findElement(By.id("position-row")).isDisplayed() || d.findElement(By.id("shop")).isDisplayed());
+    List<NetworkLog.Request> sent = NetworkLog.drain(d, base);
+    Map<String, Integer> byRoute = new TreeMap<>();
+    for (NetworkLog.Request r : sent) byRoute.merge((isPublic(r) ? "public  " : "private ") + route(r), 1, Integer::sum);
+    System.out.println("a lobby fan from its join to 30 s after the draw: " + byRoute);
+    int statusAsks = byRoute.getOrDefault("private GET /api/events/{id}/queue/status", 0);
+    assertTrue(statusAsks >= 1 && statusAsks <= 2, "the status asked at the draw, once: " + byRoute);
+    if (!d.findElement(By.id("shop")).isDisplayed()) {
+      // Still waiting: nothing private but that one ask, and the place the origin gave.
+      assertEquals(statusAsks, sent.stream().filter(r -> !isPublic(r)).count(), "nothing else private: " + byRoute);
+      HttpFan me = new HttpFan(node.httpPort()).withCookie(d.manage().getCookieNamed("bo_id").getValue())
+          .withQueueCookie(e, d.manage().getCookieNamed("bo_q_" + e).getValue());
+      long place = me.send("GET", "/api/events/" + e + "/queue/status", null).json().get("position").asLong();
+      assertEquals(String.valueOf(place), d.findElement(By.id("position")).getText().replace(",", ""));
+    }
+  }
+
   static void awaitVisible(ChromeDriver d, String id) {
     await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(200)).ignoreExceptions()
         .until(() -> d.findElement(By.id(id)).isDisplayed());
