@@ -41,7 +41,13 @@
   // ---- the event ---------------------------------------------------------------------------
 
   async function loadEvent() {
-    const r = await call('GET', `${base}/summary`);
+    let r = await call('GET', `${base}/summary`);
+    // The page is the same for every event: what this one is (an open sale or a line) is in the
+    // summary, so a busy answer is asked again, a few times, before the page goes on without it.
+    for (let tries = 0; tries < 4 && (r.status === 0 || r.status === 429 || r.status >= 500); tries++) {
+      await new Promise(resolve => setTimeout(resolve, 1000 * Math.min(5, Number(r.headers.get('Retry-After')) || 1)));
+      r = await call('GET', `${base}/summary`);
+    }
     if (r.status !== 200) return;
     fan.event = r.body;
     if (!r.body.name) { $('event-name').textContent = 'This event is not on sale yet'; return; }

@@ -397,8 +397,10 @@ class FanPagesBrowserTest {
   }
 
   /** The seat ids the cart on the page lists, in its order. */
+  @SuppressWarnings("unchecked")
   static List<String> cartShown(ChromeDriver d) {
-    return d.findElements(By.cssSelector("#cart-list li")).stream().map(li -> li.getAttribute("data-seat")).toList();
+    // Read in one script: the page may draw the list again between a find and a read (a stale element).
+    return (List<String>) d.executeScript("return [...document.querySelectorAll('#cart-list li')].map(li => li.dataset.seat)");
   }
 
   @Test
