@@ -48,6 +48,8 @@
       await new Promise(resolve => setTimeout(resolve, 1000 * Math.min(5, Number(r.headers.get('Retry-After')) || 1)));
       r = await call('GET', `${base}/summary`);
     }
+    // A closed event's summary is a 404, as an unknown event's: nothing about it is public yet.
+    if (r.status === 404) { $('event-name').textContent = 'This event is not on sale yet'; return; }
     if (r.status !== 200) return;
     fan.event = r.body;
     if (!r.body.name) { $('event-name').textContent = 'This event is not on sale yet'; return; }
@@ -309,6 +311,8 @@
   async function pollManifest() {
     const r = await call('GET', `${base}/queue/manifest`, undefined, undefined, 'default');
     if (r.status === 401) return needSignIn();
+    // A closed event's manifest is a 404, as an unknown event's: not on sale (yet); looked at now and then.
+    if (r.status === 404) { notOnSale(); return later(pollManifest, 30000 + Math.random() * 5000); }
     if (r.status !== 200) { announce('Reconnecting…'); return later(pollManifest, 5000 + Math.random() * 2000); }
     const m = r.body;
     room.manifest = m;
