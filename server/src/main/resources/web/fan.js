@@ -1,7 +1,8 @@
 'use strict';
 // The fan's page for one event: sign-in and sign-up, the waiting room, then the shop (seat map,
-// holds, cart with its timer, checkout) and the tickets. The server picks the first view
-// (body[data-view]); the page moves from the room to the shop by itself when the fan is admitted.
+// holds, cart with its timer, checkout) and the tickets. The server sends the same page to
+// everyone; the page learns who the fan is and where it stands from its own calls, and moves
+// from the room to the shop by itself when the fan is admitted.
 (() => {
   const eventId = decodeURIComponent(location.pathname.split('/')[2] || '');
   const base = `/api/events/${encodeURIComponent(eventId)}`;
@@ -14,10 +15,11 @@
 
   function announce(text) { $('live').textContent = text; }
 
-  async function call(method, path, body, headers) {
+  /** A call to the origin; {@code cache} 'default' lets a public answer come from a cache (the manifest, the summary). */
+  async function call(method, path, body, headers, cache) {
     let r;
     try {
-      r = await fetch(path, { method, credentials: 'same-origin', cache: 'no-store',
+      r = await fetch(path, { method, credentials: 'same-origin', cache: cache || 'no-store',
         headers: Object.assign(body !== undefined ? { 'Content-Type': 'application/json' } : {}, headers || {}),
         body: body !== undefined ? JSON.stringify(body) : undefined });
     } catch (e) {
@@ -39,7 +41,13 @@
   // ---- the event ---------------------------------------------------------------------------
 
   async function loadEvent() {
-    const r = await call('GET', `${base}/summary`);
+    let r = await call('GET', `${base}/summary`);
+    // The page is the same for every event: what this one is (an open sale or a line) is in the
+    // summary, so a busy answer is asked again, a few times, before the page goes on without it.
+    for (let tries = 0; tries < 4 && (r.status === 0 || r.status === 429 || r.status >= 500); tries++) {
+      await new Promise(resolve => setTimeout(resolve, 1000 * Math.min(5, Number(r.headers.get('Retry-After')) || 1)));
+      r = await call('GET', `${base}/summary`);
+    }
     // A closed event's summary is a 404, as an unknown event's: nothing about it is public yet.
     if (r.status === 404) { $('event-name').textContent = 'This event is not on sale yet'; return; }
     if (r.status !== 200) return;
@@ -116,6 +124,7 @@
   });
 
   function needSignIn() {
+    clearTimeout(room.timer);
     fan.signedIn = false;
     show('auth', true); show('signout', false);
     show('room', false); show('shop', false); show('cart', false); show('tickets', false);
@@ -134,40 +143,69 @@
     left: 'You left the line.',
     admitted: 'It is your turn! Opening the shop…'
   };
-  const room = { timer: 0, history: [], state: '' };
+  // What the page knows of the fan's place comes from the fan's own calls (the join answer, or
+  // the status asked once per page load and at the lottery), and is kept in sessionStorage; what
+  // the line does comes from the event's public manifest, the same bytes for every fan, which a
+  // CDN answers. While the fan waits the page asks the origin nothing private: it works out the
+  // people ahead, the estimate and its turn from its place and the manifest.
+  const room = {
+    timer: 0, history: [], state: '', position: 0, manifest: null, asked: 0, bounces: 0, sawDraw: false, rejoined: false
+  };
+  const STANDING_KEY = `bo-standing-${eventId}`;
+  const WAITING = ['lobby', 'scheduled', 'waiting', 'paused', 'sold_out'];
+  const MANIFEST_EVERY_MS = 10000;   // the manifest is cacheable for 5 s: polling faster gains nothing
+  const NEAR_SECONDS = 30;           // closer than this to its turn, the page polls every 5 s
+  const ASK_BEFORE_SECONDS = 5;      // closer than this, it asks for its own state (at most every 5 s)
 
   /** People a minute the line moves: what it did lately, else the rate capped by the shoppers the sale lets in at once. */
-  function lineRate(s) {
+  function lineRate(perMinuteNow) {
     const h = room.history;
     if (h.length >= 2) {
       const a = h[0], b = h[h.length - 1];
       if (b.t - a.t >= 20000 && b.upTo > a.upTo) return (b.upTo - a.upTo) * 60000 / (b.t - a.t);
     }
     const e = fan.event || {};
-    const perMinute = e.admissionPerMinute || s.admissionPerMinute || 0;
+    const perMinute = perMinuteNow || e.admissionPerMinute || 0;
     if (!e.maxActiveShoppers || !e.holdSeconds) return perMinute;
     // Little's law: at most maxActiveShoppers shop at once, each for up to about a hold's time.
     return Math.min(perMinute, e.maxActiveShoppers * 60 / e.holdSeconds);
   }
 
-  function renderStanding(s) {
+  /** Places between the line's front and the fan's own place (its place is not ahead of it). */
+  function aheadNow() {
+    const m = room.manifest;
+    return room.position && m ? Math.max(0, room.position - m.admittedUpTo - 1) : null;
+  }
+
+  /** Seconds until the line reaches the fan's place at its recent pace, or Infinity when it does not move. */
+  function secondsToTurn() {
+    const ahead = aheadNow();
+    if (ahead === null) return Infinity;
+    const rate = lineRate(room.manifest.admissionPerMinute);
+    return rate > 0 ? (ahead + 1) * 60 / rate : Infinity;
+  }
+
+  function renderStanding() {
+    const state = room.state;
+    const m = room.manifest;
     show('join-form', false);
     show('standing', true);
-    room.state = s.state;
-    $('state-text').textContent = STATES[s.state] || s.state;
+    $('state-text').textContent = STATES[state] || state;
     // The lottery's promise is about the lobby: once places are given it only confuses.
-    show('lottery-text', s.state === 'lobby' || s.state === 'scheduled');
-    show('position-row', !!s.position);
-    $('position').textContent = s.position ? s.position.toLocaleString('en') : '';
-    const waiting = s.state === 'waiting' || s.state === 'paused';
-    const ahead = s.position ? Math.max(0, s.position - s.admittedUpTo - 1) : 0;
-    show('ahead-row', waiting);
-    $('ahead').textContent = ahead === 0 ? 'Nobody is ahead of you.'
-      : `${plural(ahead, 'person is', 'people are')} ahead of you.`;
-    const rate = lineRate(s);
-    show('wait-row', waiting && ahead > 0);
+    show('lottery-text', state === 'lobby' || state === 'scheduled');
+    show('position-row', !!room.position);
+    $('position').textContent = room.position ? room.position.toLocaleString('en') : '';
+    const waiting = state === 'waiting' || state === 'paused';
+    const ahead = aheadNow();
+    show('ahead-row', waiting && ahead !== null);
+    if (ahead !== null) {
+      $('ahead').textContent = ahead === 0 ? 'Nobody is ahead of you.'
+        : `${plural(ahead, 'person is', 'people are')} ahead of you.`;
+    }
+    const rate = lineRate(m && m.admissionPerMinute);
+    show('wait-row', waiting && ahead !== null && ahead > 0);
     if (rate > 0) {
-      const minutes = ahead / rate;
+      const minutes = (ahead || 0) / rate;
       const pace = rate >= 1.5 ? `about ${plural(Math.round(rate), 'person', 'people')} a minute`
         : rate >= 0.75 ? 'about one person a minute' : `about one person every ${Math.round(1 / rate)} minutes`;
       $('wait').textContent = (minutes < 1.5 ? 'About a minute' : minutes < 90 ? `About ${Math.round(minutes)} minutes`
@@ -176,8 +214,8 @@
       $('wait').textContent = 'The line is not moving right now.';
     }
     // Before the start the room has not counted the seats yet: the venue's count is the honest number.
-    const early = s.state === 'lobby' || s.state === 'scheduled';
-    const seats = early ? (fan.event && fan.event.seats) : s.seatsRemaining;
+    const early = state === 'lobby' || state === 'scheduled';
+    const seats = early ? (fan.event && fan.event.seats) : m && m.seatsRemaining;
     show('seats-row', seats !== undefined && seats !== null);
     if (early && seats) {
       $('seats-left').textContent = `${plural(seats, 'seat', 'seats')} in this sale.`;
@@ -185,51 +223,129 @@
       $('seats-left').textContent = `${plural(seats, 'seat', 'seats')} left.`
         + (waiting && seats > 0 && ahead * 2 > seats ? ' They may be gone before your turn.' : '');
     }
-    show('leave', ['lobby', 'waiting', 'paused'].includes(s.state));
+    show('leave', ['lobby', 'waiting', 'paused'].includes(state));
   }
 
-  async function refreshRoom() {
-    const s = await call('GET', `${base}/queue/status`);
-    if (s.status === 401) return needSignIn();
-    fan.signedIn = s.status !== 0;
+  function later(fn, ms) {
+    clearTimeout(room.timer);
+    room.timer = setTimeout(fn, ms);
+  }
+
+  function signedInView() {
+    fan.signedIn = true;
     show('auth', false); show('signout', true);
     show('room', true);
-    if (s.status === 403 && s.body && s.body.error === 'not_on_sale') {
-      show('join-form', false); show('standing', true);
-      $('state-text').textContent = 'This event is not on sale.';
-      show('leave', false);
-      return schedule(10000);
-    }
-    if (s.status === 403) {
-      show('standing', false); show('join-form', true);
-      const open = fan.event && fan.event.open;
-      $('join-text').textContent = open ? 'Tickets for this event are on sale now.' : 'Join the line for this sale.';
-      show('lottery-text', !open);
-      $('join-button').textContent = open ? 'Go to the shop' : 'Join the line';
-      return schedule(15000);
-    }
-    if (s.status !== 200) { announce('Reconnecting…'); return schedule(3000); }
-    const previous = room.state;
-    room.history.push({ t: serverNow(), upTo: s.body.admittedUpTo });
-    if (room.history.length > 30) room.history.shift();
-    renderStanding(s.body);
-    if (previous !== s.body.state) announce(STATES[s.body.state] || s.body.state);
-    if (s.body.state === 'admitted') return enterShop();
-    // Asked again when something may have changed for this fan: at the start (the lottery), when the
-    // line comes near, now and then otherwise; spread over a second so that a crowd does not ask at once.
-    const jitter = Math.random() * 1000;
-    const e = fan.event || {};
-    const start = e.startsAt ? Date.parse(e.startsAt) - serverNow() : 0;
-    const near = s.body.position && s.body.position - s.body.admittedUpTo <= Math.max(20, lineRate(s.body) / 6);
-    let next = near ? 2000 : 10000;
-    if (s.body.state === 'lobby' || s.body.state === 'scheduled') next = start > 0 ? Math.min(30000, start + 500) : 2000;
-    schedule(next + jitter);
-    loadTickets();
   }
 
-  function schedule(ms) {
-    clearTimeout(room.timer);
-    room.timer = setTimeout(refreshRoom, ms);
+  function showJoinForm() {
+    show('standing', false); show('join-form', true);
+    const open = fan.event && fan.event.open;
+    $('join-text').textContent = open ? 'Tickets for this event are on sale now.' : 'Join the line for this sale.';
+    show('lottery-text', !open);
+    $('join-button').textContent = open ? 'Go to the shop' : 'Join the line';
+  }
+
+  function notOnSale() {
+    show('join-form', false); show('standing', true);
+    $('state-text').textContent = 'This event is not on sale.';
+    show('lottery-text', false); show('position-row', false); show('ahead-row', false); show('wait-row', false);
+    show('seats-row', false); show('leave', false);
+  }
+
+  /**
+   * The fan's own state, from the origin: once when the page opens (signed in? in line? where?),
+   * at the lottery, and when the manifest says its turn has come or is seconds away.
+   */
+  async function askStanding() {
+    room.asked = Date.now();
+    const s = await call('GET', `${base}/queue/status`);
+    if (s.status === 401) return needSignIn();
+    if (s.status === 0 || s.status >= 500 || s.status === 429) {
+      announce('Reconnecting…');
+      return later(askStanding, 1000 * Math.min(30, Number(s.headers.get('Retry-After')) || 3) + Math.random() * 1000);
+    }
+    signedInView();
+    if (!ticketsLoaded) loadTickets();
+    if (s.status === 403 && s.body && s.body.error === 'not_on_sale') {
+      notOnSale();
+      return later(pollManifest, 30000);
+    }
+    if (s.status === 403) {
+      // Not in line in this browser: a fan who joined from this tab before (a reload, an expired or
+      // moved token) joins again, which keeps the one place; anyone else is offered the line.
+      if (sessionStorage.getItem(STANDING_KEY) && !room.rejoined) { room.rejoined = true; return join(); }
+      return showJoinForm();
+    }
+    if (s.status !== 200) { announce(message(s, 'Could not load your place')); return later(askStanding, 10000); }
+    if (s.body.admittedUpTo !== undefined) {
+      room.manifest = Object.assign({ admissionPerMinute: (fan.event || {}).admissionPerMinute || 0 }, room.manifest || {},
+        { admittedUpTo: s.body.admittedUpTo, seatsRemaining: s.body.seatsRemaining });
+    }
+    return stand(s.body);
+  }
+
+  /** Takes the fan's state and place (from a join answer or the status), keeps them, and waits on the manifest. */
+  function stand(body) {
+    const previous = room.state;
+    room.state = body.state;
+    if (body.position) room.position = body.position;
+    sessionStorage.setItem(STANDING_KEY, JSON.stringify({ state: room.state, position: room.position }));
+    if (previous !== room.state) announce(STATES[room.state] || room.state);
+    if (room.state === 'admitted') return enterShop();
+    renderStanding();
+    if (!WAITING.includes(room.state)) return;
+    // The status carries the line's front but not its pace or the sale's start: the manifest at once.
+    if (room.manifest && room.manifest.state) nextPoll();
+    else later(pollManifest, 0);
+  }
+
+  /** The next look at the manifest: sooner near the sale's start and near the fan's turn, spread so a crowd does not ask at once. */
+  function nextPoll() {
+    const jitter = Math.random() * 1000;
+    const m = room.manifest || {};
+    const start = m.startsAt ? Date.parse(m.startsAt) - serverNow() : 0;
+    if ((room.state === 'lobby' || room.state === 'scheduled') && !m.drawn && start > 0) {
+      return later(pollManifest, Math.min(MANIFEST_EVERY_MS, start + 1000) + jitter);
+    }
+    later(pollManifest, (secondsToTurn() <= NEAR_SECONDS ? 5000 : MANIFEST_EVERY_MS) + jitter);
+  }
+
+  /** The event's public manifest: the line's front, its pace and the sale's state, the same for every fan. */
+  async function pollManifest() {
+    const r = await call('GET', `${base}/queue/manifest`, undefined, undefined, 'default');
+    if (r.status === 401) return needSignIn();
+    // A closed event's manifest is a 404, as an unknown event's: not on sale (yet); looked at now and then.
+    if (r.status === 404) { notOnSale(); return later(pollManifest, 30000 + Math.random() * 5000); }
+    if (r.status !== 200) { announce('Reconnecting…'); return later(pollManifest, 5000 + Math.random() * 2000); }
+    const m = r.body;
+    room.manifest = m;
+    room.history.push({ t: serverNow(), upTo: m.admittedUpTo });
+    if (room.history.length > 30) room.history.shift();
+    if (m.state === 'open') return enterShop();
+    if (m.state === 'closed') { notOnSale(); return later(pollManifest, 30000); }
+    if (!room.state) {
+      // The event was not on sale when the page asked: it is now, so ask where the fan stands.
+      return askStanding();
+    }
+    if (room.state === 'lobby' || room.state === 'scheduled') {
+      if (m.drawn && (!room.sawDraw || Date.now() - room.asked > 30000)) {
+        // The lottery has given the places: once, spread over a few seconds across the crowd.
+        room.sawDraw = true;
+        renderStanding();
+        return later(askStanding, Math.random() * 5000);
+      }
+      if (room.state === 'scheduled' && m.state !== 'scheduled') room.state = 'lobby';
+      renderStanding();
+      return nextPoll();
+    }
+    if (['waiting', 'paused', 'sold_out'].includes(room.state) && ['waiting', 'paused', 'sold_out'].includes(m.state)) {
+      room.state = m.state;
+    }
+    renderStanding();
+    const reached = room.position && m.admittedUpTo >= room.position;
+    const soon = room.state === 'waiting' && secondsToTurn() <= ASK_BEFORE_SECONDS;
+    if ((reached || soon) && Date.now() - room.asked >= 5000) return askStanding();
+    nextPoll();
   }
 
   async function sha256Bits(text) {
@@ -239,8 +355,8 @@
     return n;
   }
 
-  $('join-form').addEventListener('submit', async ev => {
-    ev.preventDefault();
+  /** Joins the line (again: a fan's one place is kept), solving the proof of work the sale asks for. */
+  async function join() {
     $('join-error').textContent = '';
     $('join-button').disabled = true;
     try {
@@ -262,10 +378,11 @@
       }
       if (r.status === 200) {
         $('join-error').textContent = '';
-        if (r.body.state === 'admitted') return enterShop();
-        announce(STATES[r.body.state] || 'You joined the line.');
-        return refreshRoom();
+        signedInView();
+        return stand(r.body);
       }
+      if (r.status === 401) return needSignIn();
+      showJoinForm();
       if (r.body && r.body.error === 'bad_code') {
         show('code', true); show('code-label', true);
         $('join-text').textContent = 'This is a presale: enter your code.';
@@ -275,6 +392,11 @@
     } finally {
       $('join-button').disabled = false;
     }
+  }
+
+  $('join-form').addEventListener('submit', ev => {
+    ev.preventDefault();
+    join();
   });
 
   $('leave').addEventListener('click', async () => {
@@ -282,8 +404,11 @@
     const r = await call('DELETE', `${base}/queue`);
     if (r.status === 204) {
       clearTimeout(room.timer);
+      sessionStorage.removeItem(STANDING_KEY);
       room.state = 'left';
-      renderStanding({ state: 'left', admittedUpTo: 0 });
+      room.position = 0;
+      renderStanding();
+      show('ahead-row', false); show('wait-row', false); show('seats-row', false);
       show('leave', false);
       announce('You left the line.');
     } else {
@@ -799,7 +924,10 @@
 
   // ---- tickets ------------------------------------------------------------------------------
 
+  let ticketsLoaded = false;
+  /** The fan's tickets: once when the page knows the fan, again only after a payment (never per poll). */
   async function loadTickets() {
+    ticketsLoaded = true;
     const r = await call('GET', '/api/me/tickets');
     if (r.status !== 200) return;
     const mine = (r.body.tickets || []).filter(t => !t.eventId || t.eventId === eventId);
@@ -840,10 +968,13 @@
     const c = await call('GET', `${base}/cart`);
     if (c.status === 401) return needSignIn();
     if (c.status === 403 && !(c.body && c.body.error === 'not_on_sale')) {
-      // Not (or no longer) admitted here: back to the room, which says why.
+      // Not (or no longer) admitted here: back to the room, which says why (asked again more slowly each time).
       document.body.dataset.view = 'room';
       fan.view = 'room';
-      return refreshRoom();
+      room.state = '';
+      room.bounces++;
+      if (room.bounces === 1) return askStanding();
+      return later(askStanding, 1000 * Math.min(30, 2 ** room.bounces));
     }
     fan.signedIn = true;
     show('auth', false); show('signout', true);
@@ -864,9 +995,10 @@
   }
 
   async function route() {
-    // An open sale has no line: a signed-in fan shops at once.
-    if (fan.view === 'shop' || (fan.event && fan.event.open)) return fan.view === 'shop' ? startShop() : enterShop();
-    return refreshRoom();
+    // An open sale has no line: a signed-in fan shops at once. Otherwise the fan's own state says
+    // which view: the page itself is the same for everyone.
+    if (fan.event && fan.event.open) return enterShop();
+    return askStanding();
   }
 
   // For tests and support: where a seat is drawn (CSS pixels from the canvas's top left), the

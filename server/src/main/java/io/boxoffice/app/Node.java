@@ -343,7 +343,7 @@ public final class Node {
     // /metrics is on the management port only (MetricsRoutes): per-event sales are not for fans.
     Route tree = api.seal(d.concat(accounts.routes(), admin.routes(), queue.routes(), shop.routes(), tickets.routes(),
         new OpenApiRoutes().routes()));
-    PageRoutes pages = new PageRoutes(identityTokens, ClientPrefix.fromConfig(config), manifests, queueTokens, clock, tokenMaxAge,
+    PageRoutes pages = new PageRoutes(manifests, clock,
         eventId -> views.seatMap(eventId).thenApply(v -> new PageRoutes.EventFacts(v.details().venueName(),
             v.details().prices(), v.details().maxSeatsPerAccount(), v.details().seats(), v.details().holdSeconds())),
         QueueModule.Settings.fromConfig(config).pageFactsWait());

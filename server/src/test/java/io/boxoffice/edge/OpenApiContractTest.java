@@ -73,7 +73,7 @@ class OpenApiContractTest {
           "{\"state\":\"string\",\"position\":\"int\",\"admittedUpTo\":\"int\",\"aheadOfYou\":\"int\",\"estimatedWaitSeconds\":\"int\",\"seatsRemaining\":\"int\"}",
           "{\"state\":\"string\",\"position\":\"null\",\"admittedUpTo\":\"int\",\"aheadOfYou\":\"int\",\"estimatedWaitSeconds\":\"int\",\"seatsRemaining\":\"int\"}")),
       Map.entry("GET /api/events/{eventId}/queue/manifest 200", Set.of(
-          "{\"state\":\"string\",\"admittedUpTo\":\"int\",\"admissionPerMinute\":\"int\",\"seatsRemaining\":\"int\",\"updatedAt\":\"string\"}")),
+          "{\"state\":\"string\",\"admittedUpTo\":\"int\",\"admissionPerMinute\":\"int\",\"seatsRemaining\":\"int\",\"updatedAt\":\"string\",\"startsAt\":\"string\",\"drawn\":\"boolean\"}")),
       Map.entry("GET /api/events/{eventId}/queue/challenge 200", Set.of(
           "{\"challenge\":\"string\",\"bits\":\"int\"}")),
       Map.entry("POST /api/events/{eventId}/presale/registrations 201", Set.of(
@@ -326,7 +326,8 @@ class OpenApiContractTest {
         "{\"pow\":{\"challenge\":\"" + challenge + "\",\"nonce\":\"" + solve(challenge, puzzle.get("bits").asInt()) + "\"}}"));
 
     // The page.
-    expect(200, call(fan, "GET", "/events/" + queued, null));
+    String pageTag = expect(200, call(fan, "GET", "/events/" + queued, null)).headers().firstValue("ETag").orElseThrow();
+    expect(304, call(fan, "GET", "/events/" + queued, null, "If-None-Match", pageTag));
     expect(404, call(fan, "GET", "/events/oa-none-" + tag, null));
 
     // ---- fans: shopping --------------------------------------------------------------------

@@ -94,9 +94,11 @@ class WaitingRoomIntegrationTest {
     HttpFan.Reply page = early.send("GET", "/events/" + e, null);
     assertEquals(200, page.status());
     assertTrue(page.body().contains("Waiting room"), "a fan in the lobby sees the waiting room");
-    assertEquals("private, no-store", page.headers().firstValue("Cache-Control").orElseThrow());
+    // The page is the same bytes for everyone (the script asks where the fan stands): a CDN may keep it.
+    assertTrue(page.headers().firstValue("Cache-Control").orElseThrow().startsWith("public, max-age="));
     assertTrue(page.headers().firstValue("Content-Type").orElseThrow().startsWith("text/html"));
-    assertTrue(new HttpFan(node.httpPort()).send("GET", "/events/" + e, null).body().contains("Waiting room"), "signed out too");
+    String signedOut = new HttpFan(node.httpPort()).send("GET", "/events/" + e, null).body();
+    assertEquals(signedOut, page.body(), "signed out too");
     HttpFan.Reply shut = early.send("POST", "/api/events/" + e + "/cart/holds", "{\"best\":{\"quantity\":2}}");
     assertEquals(403, shut.status());
     assertEquals("not_admitted", shut.error());
@@ -113,7 +115,7 @@ class WaitingRoomIntegrationTest {
     awaitStats(e, s -> s.get("admittedUpTo").asInt() >= 1);
     HttpFan.Reply shopPage = early.send("GET", "/events/" + e, null);
     assertEquals(200, shopPage.status());
-    assertTrue(shopPage.body().contains("Choose your seats"), "an admitted fan's page is the shop");
+    assertEquals(signedOut, shopPage.body(), "an admitted fan gets the same page: its script opens the shop");
     assertEquals("admitted", status(early, e).json().get("state").asText());
     HttpFan.Reply hold = early.send("POST", "/api/events/" + e + "/cart/holds", "{\"best\":{\"quantity\":2}}");
     assertEquals(200, hold.status(), hold.body());

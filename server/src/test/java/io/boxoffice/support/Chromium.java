@@ -7,6 +7,7 @@ import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.logging.Level;
 import org.junit.jupiter.api.extension.AfterTestExecutionCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.openqa.selenium.Dimension;
@@ -14,6 +15,8 @@ import org.openqa.selenium.OutputType;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.logging.LogType;
+import org.openqa.selenium.logging.LoggingPreferences;
 
 /**
  * Debian's headless Chromium driven through its own chromedriver, for the browser tests.
@@ -35,8 +38,22 @@ public final class Chromium implements AfterTestExecutionCallback, AutoCloseable
   private final List<ChromeDriver> drivers = new ArrayList<>();
 
   /** A new browser window with its own profile (own cookies), {@code width} x {@code height} CSS pixels. */
-  public synchronized ChromeDriver open(int width, int height) {
+  public ChromeDriver open(int width, int height) {
+    return open(width, height, false);
+  }
+
+  /**
+   * {@link #open(int, int)}, and with {@code networkLog} the browser's performance log on: every
+   * request it sends is in {@code driver.manage().logs().get(LogType.PERFORMANCE)} as DevTools
+   * {@code Network.*} events (see {@link NetworkLog}).
+   */
+  public synchronized ChromeDriver open(int width, int height, boolean networkLog) {
     ChromeOptions options = new ChromeOptions();
+    if (networkLog) {
+      LoggingPreferences logs = new LoggingPreferences();
+      logs.enable(LogType.PERFORMANCE, Level.ALL);
+      options.setCapability("goog:loggingPrefs", logs);
+    }
     options.setBinary(BINARY.toFile());
     options.addArguments(
         "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic",

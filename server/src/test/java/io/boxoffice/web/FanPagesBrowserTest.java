@@ -75,6 +75,10 @@ class FanPagesBrowserTest {
   }
 
   static String venue(int seats) {
+    return venue(node, seats);
+  }
+
+  static String venue(Node node, int seats) {
     String id = "wv-" + UUID.randomUUID().toString().substring(0, 8);
     HttpFan.Reply r = setUp(() -> new HttpFan(node.httpPort()).admin("POST", "/admin/venues",
         "{\"venueId\":\"" + id + "\",\"name\":\"Riverside Arena\",\"generate\":{\"layout\":\"stadium\",\"seats\":" + seats + "}}"));
@@ -86,7 +90,15 @@ class FanPagesBrowserTest {
     return event(venueId, onsale, null);
   }
 
+  static String event(Node node, String venueId, String onsale) {
+    return event(node, venueId, onsale, null);
+  }
+
   static String event(String venueId, String onsale, String holdRules) {
+    return event(node, venueId, onsale, holdRules);
+  }
+
+  static String event(Node node, String venueId, String onsale, String holdRules) {
     String id = "we-" + UUID.randomUUID().toString().substring(0, 8);
     HttpFan.Reply r = setUp(() -> new HttpFan(node.httpPort()).admin("POST", "/admin/events", "{\"eventId\":\"" + id
         + "\",\"venueId\":\"" + venueId + "\",\"name\":\"Night Owls Live\",\"prices\":{\"floor\":8000,\"lower\":5000,"
@@ -385,8 +397,10 @@ class FanPagesBrowserTest {
   }
 
   /** The seat ids the cart on the page lists, in its order. */
+  @SuppressWarnings("unchecked")
   static List<String> cartShown(ChromeDriver d) {
-    return d.findElements(By.cssSelector("#cart-list li")).stream().map(li -> li.getAttribute("data-seat")).toList();
+    // Read in one script: the page may draw the list again between a find and a read (a stale element).
+    return (List<String>) d.executeScript("return [...document.querySelectorAll('#cart-list li')].map(li => li.dataset.seat)");
   }
 
   @Test

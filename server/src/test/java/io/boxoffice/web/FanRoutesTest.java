@@ -111,6 +111,89 @@ class FanRoutesTest {
     }
   }
 
+  /** The queue cookie a join answer sets, as {@code name=value}. */
+  static String queueCookieOf(HttpFan.Reply joined) {
+    String set = joined.headers().allValues("Set-Cookie").stream().filter(c -> c.startsWith("bo_q_")).findFirst().orElseThrow();
+    return set.substring(set.indexOf('=') + 1, set.indexOf(';'));
+  }
+
+  @Test
+  void thePageIsTheSameBytesForEveryFanAndEveryEventAndACacheMayKeepIt() {
+    HttpFan admin = new HttpFan(node.httpPort());
+    String lobbyEvent = admin.newEventWithOpenLobby(200);
+    HttpFan first = fan();
+    HttpFan second = fan();
+    org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(20)).ignoreExceptions().until(() ->
+        first.send("POST", "/api/events/" + lobbyEvent + "/queue", "{}").status() == 200);
+    HttpFan.Reply joined = second.send("POST", "/api/events/" + lobbyEvent + "/queue", "{}");
+    assertEquals(200, joined.status(), joined.body());
+    second.withQueueCookie(lobbyEvent, queueCookieOf(joined));
+
+    // Nobody, a signed-in fan in an open sale (the shop once), two fans in a lobby (one with its
+    // queue token): one page, byte for byte, with nothing set and nothing varying per fan.
+    List<HttpFan.Reply> pages = List.of(
+        new HttpFan(node.httpPort()).send("GET", "/events/" + eventId, null, "Accept", "text/html"),
+        first.send("GET", "/events/" + eventId, null, "Accept", "text/html"),
+        first.send("GET", "/events/" + lobbyEvent, null, "Accept", "text/html"),
+        second.send("GET", "/events/" + lobbyEvent, null, "Accept", "text/html"),
+        new HttpFan(node.httpPort()).send("GET", "/events/" + lobbyEvent, null));
+    HttpFan.Reply none = pages.get(0);
+    assertEquals(200, none.status());
+    for (HttpFan.Reply p : pages) assertEquals(none.body(), p.body(), "the same bytes for every fan and event");
+    String tag = none.headers().firstValue("ETag").orElseThrow();
+    assertTrue(tag.matches("\"[0-9a-f]{16,}\""), "a strong validator: " + tag);
+    for (HttpFan.Reply p : pages) {
+      assertEquals(200, p.status());
+      assertEquals("public, max-age=60, stale-while-revalidate=60", p.headers().firstValue("Cache-Control").orElseThrow());
+      assertEquals(tag, p.headers().firstValue("ETag").orElseThrow());
+      assertEquals("frame-ancestors 'none'", p.headers().firstValue("Content-Security-Policy").orElseThrow());
+      assertTrue(p.headers().allValues("Set-Cookie").isEmpty(), "nothing per fan: " + p.headers().allValues("Set-Cookie"));
+      assertTrue(p.headers().allValues("Vary").stream().noneMatch(v -> v.toLowerCase().contains("cookie")), "no Vary: Cookie");
+    }
+
+    // A cache that holds the page asks again with its tag: 304, no body, the same headers.
+    for (String asked : List.of(tag, "W/" + tag, "\"other\", " + tag, "*")) {
+      HttpFan.Reply again = second.send("GET", "/events/" + lobbyEvent, null, "If-None-Match", asked);
+      assertEquals(304, again.status(), asked);
+      assertEquals("", again.body());
+      assertEquals(tag, again.headers().firstValue("ETag").orElseThrow());
+      assertEquals("public, max-age=60, stale-while-revalidate=60", again.headers().firstValue("Cache-Control").orElseThrow());
+    }
+    assertEquals(200, second.send("GET", "/events/" + lobbyEvent, null, "If-None-Match", "\"stale\"").status());
+
+    // A missing event is kept only briefly: it may be created a moment later.
+    HttpFan.Reply missing = new HttpFan(node.httpPort()).send("GET", "/events/not-yet-" + UUID.randomUUID().toString().substring(0, 6),
+        null, "Accept", "text/html");
+    assertEquals(404, missing.status());
+    assertEquals("public, max-age=5", missing.headers().firstValue("Cache-Control").orElseThrow());
+  }
+
+  @Test
+  void theManifestTellsAWaitingPageTheStartAndWhetherTheLotteryWasDrawn() {
+    HttpFan admin = new HttpFan(node.httpPort());
+    String lobbyEvent = admin.newEventWithOpenLobby(200);
+    HttpFan fan = fan();
+    org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(20)).ignoreExceptions().until(() ->
+        fan.send("GET", "/api/events/" + lobbyEvent + "/queue/manifest", null).status() == 200);
+    HttpFan.Reply r = fan.send("GET", "/api/events/" + lobbyEvent + "/queue/manifest", null);
+    assertEquals("public, max-age=5", r.headers().firstValue("Cache-Control").orElseThrow());
+    JsonNode m = r.json();
+    assertEquals("lobby", m.get("state").asText());
+    assertTrue(!m.get("drawn").asBoolean(), "not drawn before the start: " + m);
+    JsonNode summary = fan.send("GET", "/api/events/" + lobbyEvent + "/summary", null).json();
+    assertEquals(summary.get("startsAt").asText(), m.get("startsAt").asText());
+
+    // A sale that has started: the lottery has given the lobby its places.
+    String started = admin.newEvent(200);
+    java.time.Instant now = java.time.Instant.now();
+    assertEquals(200, admin.admin("PUT", "/admin/events/" + started + "/onsale", "{\"lobbyOpensAt\":\"" + now
+        + "\",\"startsAt\":\"" + now + "\",\"admissionPerMinute\":600,\"maxActiveShoppers\":1000}").status());
+    org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(20)).ignoreExceptions().until(() -> {
+      JsonNode after = fan.send("GET", "/api/events/" + started + "/queue/manifest", null).json();
+      return after.get("drawn").asBoolean() && after.get("state").asText().equals("waiting");
+    });
+  }
+
   @Test
   void anUnknownEventIsAnHtmlPageForBrowsersAndTheContractsJsonOtherwise() {
     HttpFan anyone = new HttpFan(node.httpPort());

@@ -1,13 +1,9 @@
 package io.boxoffice.queue.http;
 
 import io.boxoffice.edge.BrowserGuards;
-import io.boxoffice.edge.ClientPrefix;
-import io.boxoffice.edge.FanContext;
-import io.boxoffice.edge.IdentityToken;
 import io.boxoffice.queue.Manifests;
 import io.boxoffice.queue.Standing;
 import io.boxoffice.queue.WaitingRoom;
-import io.boxoffice.queue.domain.QueueToken;
 import io.boxoffice.venue.domain.VenueLayout;
 import java.io.IOException;
 import java.io.InputStream;
@@ -32,7 +28,6 @@ import org.apache.pekko.http.javadsl.model.HttpMethods;
 import org.apache.pekko.http.javadsl.model.HttpRequest;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
 import org.apache.pekko.http.javadsl.model.MediaTypes;
-import org.apache.pekko.http.javadsl.model.headers.Cookie;
 import org.apache.pekko.http.javadsl.model.headers.RawHeader;
 
 /**
@@ -43,12 +38,14 @@ import org.apache.pekko.http.javadsl.model.headers.RawHeader;
  * their own policy in a {@code <meta>} tag: our scripts, styles and calls only, no inline code.
  *
  * <ul>
- *   <li>{@code GET /events/{eventId}}: one page (waiting-room.html) in two views, the waiting
- *       room and the shop. A plain handler reads the two cookies, checks both signatures, looks
- *       at this node's manifest and answers one of two responses built once at start (the same
- *       bytes for every event; the script reads the event from the address and moves from the
- *       room to the shop by itself when the fan is admitted). An event that does not exist is a
- *       404 page for a browser ({@code Accept: text/html}) and the contract's JSON 404 otherwise.</li>
+ *   <li>{@code GET /events/{eventId}}: one page (waiting-room.html), the same bytes for every fan
+ *       and every event, built once at start: no cookie is read and nothing about the fan is in
+ *       it, so a CDN may keep it ({@code public}, a short max-age, a strong {@code ETag} and 304 on
+ *       {@code If-None-Match}). The script reads the event from the address and learns the rest
+ *       from the calls it makes (the summary, the fan's status or join, the public manifest), and
+ *       moves from the room to the shop by itself. An event that does not exist is a 404 page for
+ *       a browser ({@code Accept: text/html}) and the contract's JSON 404 otherwise, kept only
+ *       briefly: it may be created a moment later.</li>
  *   <li>{@code GET /static/...}: the page's script, style and icon, immutable under a content
  *       hash ({@code ?v=}) that the page names.</li>
  *   <li>{@code GET /api/events/{eventId}/summary}: public facts the page shows before and
@@ -60,6 +57,13 @@ public final class PageRoutes {
   private static final String API_PREFIX = "/api/events/";
   private static final String SUMMARY = "/summary";
   private static final String STATIC = "/static/";
+  /**
+   * The page's caching: a minute fresh, then a minute more served stale while a cache fetches it
+   * again. Short, because a release changes the asset hashes the page names.
+   */
+  static final String PAGE_CACHE = "public, max-age=60, stale-while-revalidate=60";
+  /** A missing event's answer: kept briefly, so a flood of made-up ids is cheap and a new event is soon found. */
+  static final String NOT_FOUND_CACHE = "public, max-age=5";
 
   /** What the inventory knows of an event and the page shows: the venue's name, prices, limits. */
   public record EventFacts(String venueName, Map<String, Integer> prices, int maxSeatsPerAccount, int seats, int holdSeconds) {}
@@ -67,38 +71,39 @@ public final class PageRoutes {
   /** A static file and its answer, built once. */
   private record Asset(String path, String hash, HttpResponse response) {}
 
-  private final IdentityToken identities;
-  private final ClientPrefix prefixes;
   private final Manifests manifests;
-  private final QueueToken tokens;
   private final Clock clock;
-  private final long tokenMaxAgeSeconds;
   private final Function<String, CompletionStage<EventFacts>> facts;
   private final Map<String, Asset> assets = new LinkedHashMap<>();
-  private final HttpResponse waitingRoom;
-  private final HttpResponse shop;
+  /** The page's strong validator: a hash of its bytes, quoted. */
+  private final String pageTag;
+  private final HttpResponse page;
+  private final HttpResponse notModified;
   private final HttpResponse notFoundPage;
+  private final HttpResponse notFoundJson;
   /** How long a summary waits for the event's facts before it goes without them. */
   private final Duration factsWait;
 
-  public PageRoutes(IdentityToken identities, ClientPrefix prefixes, Manifests manifests, QueueToken tokens, Clock clock,
-                    long tokenMaxAgeSeconds, Function<String, CompletionStage<EventFacts>> facts, Duration factsWait) {
+  public PageRoutes(Manifests manifests, Clock clock, Function<String, CompletionStage<EventFacts>> facts, Duration factsWait) {
     this.factsWait = factsWait;
-    this.identities = identities;
-    this.prefixes = prefixes;
     this.manifests = manifests;
-    this.tokens = tokens;
     this.clock = clock;
-    this.tokenMaxAgeSeconds = tokenMaxAgeSeconds;
     this.facts = facts;
     asset("fan.js", ContentTypes.create(MediaTypes.APPLICATION_JAVASCRIPT, org.apache.pekko.http.javadsl.model.HttpCharsets.UTF_8));
     asset("fan.css", ContentTypes.create(MediaTypes.TEXT_CSS, org.apache.pekko.http.javadsl.model.HttpCharsets.UTF_8));
     asset("favicon.svg", ContentTypes.create(MediaTypes.IMAGE_SVG_XML));
-    String room = withAssetVersions(read("web/waiting-room.html"));
-    this.waitingRoom = page(200, room);
-    this.shop = page(200, room.replace("data-view=\"room\"", "data-view=\"shop\"")
-        .replace("<title>Waiting room</title>", "<title>Choose your seats</title>"));
-    this.notFoundPage = page(404, withAssetVersions(read("web/not-found.html")));
+    byte[] room = withAssetVersions(read("web/waiting-room.html")).getBytes(StandardCharsets.UTF_8);
+    this.pageTag = "\"" + hash(room, 16) + "\"";
+    RawHeader etag = RawHeader.create("ETag", pageTag);
+    RawHeader cache = RawHeader.create("Cache-Control", PAGE_CACHE);
+    this.page = BrowserGuards.withDefaults(HttpResponse.create()
+        .withEntity(HttpEntities.create(ContentTypes.TEXT_HTML_UTF8, room)).addHeader(etag).addHeader(cache));
+    this.notModified = BrowserGuards.withDefaults(HttpResponse.create().withStatus(304).addHeader(etag).addHeader(cache));
+    this.notFoundPage = BrowserGuards.withDefaults(HttpResponse.create().withStatus(404)
+        .withEntity(HttpEntities.create(ContentTypes.TEXT_HTML_UTF8, withAssetVersions(read("web/not-found.html")).getBytes(StandardCharsets.UTF_8)))
+        .addHeader(RawHeader.create("Cache-Control", NOT_FOUND_CACHE)).addHeader(RawHeader.create("Vary", "Accept")));
+    this.notFoundJson = BrowserGuards.withDefaults(json(404, "{\"error\":\"not_found\",\"message\":\"no such event\"}", NOT_FOUND_CACHE)
+        .addHeader(RawHeader.create("Vary", "Accept")));
   }
 
   private static String read(String resource) {
@@ -110,30 +115,28 @@ public final class PageRoutes {
     }
   }
 
-  private void asset(String name, ContentType type) {
-    byte[] bytes = read("web/" + name).getBytes(StandardCharsets.UTF_8);
+  /** The first {@code bytes} bytes of the SHA-256 of {@code content}, in hex. */
+  private static String hash(byte[] content, int bytes) {
     try {
-      String hash = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes), 0, 6);
-      HttpResponse response = BrowserGuards.withDefaults(HttpResponse.create().withEntity(HttpEntities.create(type, bytes))
-          .addHeader(RawHeader.create("ETag", "\"" + hash + "\""))
-          .addHeader(RawHeader.create("Cache-Control", "public, max-age=31536000, immutable")));
-      assets.put(STATIC + name, new Asset(STATIC + name, hash, response));
+      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(content), 0, bytes);
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
     }
+  }
+
+  private void asset(String name, ContentType type) {
+    byte[] bytes = read("web/" + name).getBytes(StandardCharsets.UTF_8);
+    String hash = hash(bytes, 6);
+    HttpResponse response = BrowserGuards.withDefaults(HttpResponse.create().withEntity(HttpEntities.create(type, bytes))
+        .addHeader(RawHeader.create("ETag", "\"" + hash + "\""))
+        .addHeader(RawHeader.create("Cache-Control", "public, max-age=31536000, immutable")));
+    assets.put(STATIC + name, new Asset(STATIC + name, hash, response));
   }
 
   /** The page names each asset with its content hash, so that a new release is never mixed with a cached old one. */
   private String withAssetVersions(String html) {
     for (Asset a : assets.values()) html = html.replace("\"" + a.path() + "\"", "\"" + a.path() + "?v=" + a.hash() + "\"");
     return html;
-  }
-
-  /** A page's answer with the edge's default headers already on it, so that they are not added per request. */
-  private static HttpResponse page(int status, String html) {
-    return BrowserGuards.withDefaults(HttpResponse.create().withStatus(status)
-        .withEntity(HttpEntities.create(ContentTypes.TEXT_HTML_UTF8, html.getBytes(StandardCharsets.UTF_8)))
-        .addHeader(RawHeader.create("Cache-Control", "private, no-store")));
   }
 
   /**
@@ -151,46 +154,30 @@ public final class PageRoutes {
     }
     if (!path.startsWith(PREFIX)) return Optional.empty();
     String eventId = path.substring(PREFIX.length());
-    if (!VenueLayout.isValidEntityId(eventId)) return Optional.of(CompletableFuture.completedFuture(unknown(request, eventId)));
-
-    String identity = null;
-    String queueToken = null;
-    String queueCookie = QueueToken.cookieName(eventId);
-    Optional<Cookie> cookies = request.getHeader(Cookie.class);
-    if (cookies.isPresent()) {
-      // The model's own list, not its Java view: a conversion per page request otherwise.
-      scala.collection.Iterator<org.apache.pekko.http.scaladsl.model.headers.HttpCookiePair> pairs =
-          ((org.apache.pekko.http.scaladsl.model.headers.Cookie) cookies.get()).cookies().iterator();
-      while (pairs.hasNext()) {
-        var pair = pairs.next();
-        if (pair.name().equals(IdentityToken.COOKIE)) identity = pair.value();
-        else if (pair.name().equals(queueCookie)) queueToken = pair.value();
-      }
-    }
-    WaitingRoom.Manifest m = manifests.known(eventId);
-    if (m == null) {
-      // Not heard here (yet): a made-up id is a 404 page; a starting room is waited for, briefly.
-      String id = identity;
-      String token = queueToken;
-      return Optional.of(manifests.current(eventId)
-          .thenApply(heard -> answer(request, eventId, id, token, heard))
-          .exceptionally(e -> notYet(e) ? tryAgain() : unknown(request, eventId)));
-    }
-    return Optional.of(CompletableFuture.completedFuture(answer(request, eventId, identity, queueToken, m)));
+    if (!VenueLayout.isValidEntityId(eventId)) return Optional.of(CompletableFuture.completedFuture(unknown(request)));
+    if (manifests.known(eventId) != null) return Optional.of(CompletableFuture.completedFuture(page(request)));
+    // Not heard here (yet): a made-up id is a 404 page; a starting room is waited for, briefly.
+    return Optional.of(manifests.current(eventId)
+        .thenApply(heard -> page(request))
+        .exceptionally(e -> notYet(e) ? tryAgain() : unknown(request)));
   }
 
-  private HttpResponse answer(HttpRequest request, String eventId, String identity, String queueToken, WaitingRoom.Manifest m) {
-    String account = identity == null ? null : identities.verify(identity);
-    if (account == null) return waitingRoom;
-    return choose(request, eventId, account, queueToken, m);
+  /** The page, or 304 when the request names its tag ({@code If-None-Match}: a list, weak or strong, or {@code *}). */
+  private HttpResponse page(HttpRequest request) {
+    Optional<org.apache.pekko.http.javadsl.model.HttpHeader> match = request.getHeader("If-None-Match");
+    if (match.isEmpty()) return page;
+    for (String tag : match.get().value().split(",")) {
+      String t = tag.trim();
+      if (t.startsWith("W/")) t = t.substring(2);
+      if (t.equals(pageTag) || t.equals("*")) return notModified;
+    }
+    return page;
   }
 
   /** The 404 page for a browser; the contract's JSON error for anything else (storefronts, scripts). */
-  private HttpResponse unknown(HttpRequest request, String eventId) {
+  private HttpResponse unknown(HttpRequest request) {
     boolean browser = request.getHeader("Accept").map(h -> h.value().contains("text/html")).orElse(false);
-    if (browser) return notFoundPage;
-    return HttpResponse.create().withStatus(404).withEntity(ContentTypes.APPLICATION_JSON,
-        "{\"error\":\"not_found\",\"message\":\"no such event\"}".getBytes(StandardCharsets.UTF_8));
+    return browser ? notFoundPage : notFoundJson;
   }
 
   private HttpResponse asset(String path) {
@@ -200,18 +187,6 @@ public final class PageRoutes {
           "{\"error\":\"not_found\",\"message\":\"no such file\"}".getBytes(StandardCharsets.UTF_8));
     }
     return a.response();
-  }
-
-  private HttpResponse choose(HttpRequest request, String eventId, String account, String token, WaitingRoom.Manifest m) {
-    if (Standing.openSale(m)) return shop;
-    if (Standing.closed(m)) return waitingRoom;
-    if (token == null) return waitingRoom;
-    String prefix = FanContext.prefixOf(prefixes, request);
-    QueueToken.Verification v = tokens.verify(token, eventId, account, prefix);
-    if (!(v instanceof QueueToken.Valid valid)) return waitingRoom;
-    Standing s = Standing.of(valid.claims(), m, tokens, clock.millis());
-    HttpResponse page = s.state().equals("admitted") ? shop : waitingRoom;
-    return s.reissue() ? page.addHeader(QueueCookie.of(tokens, s.claims(), tokenMaxAgeSeconds)) : page;
   }
 
   /**

@@ -57,8 +57,14 @@ public final class QueueRoutes extends AllDirectives {
   public record QueueStatus(String state, Long position, long admittedUpTo, long aheadOfYou, long estimatedWaitSeconds,
                             int seatsRemaining) {}
 
-  /** {@code GET .../queue/manifest}: the public, cacheable state of the line. */
-  public record PublicManifest(String state, long admittedUpTo, int admissionPerMinute, int seatsRemaining, String updatedAt) {}
+  /**
+   * {@code GET .../queue/manifest}: the public, cacheable state of the line. {@code startsAt} (the
+   * sale's start, when scheduled) and {@code drawn} (the lobby's lottery has given its places) let
+   * a waiting page tell by itself when to ask for its own place, and, with its place, how many
+   * are ahead and when its turn comes, without asking the origin anything private.
+   */
+  public record PublicManifest(String state, long admittedUpTo, int admissionPerMinute, int seatsRemaining, String updatedAt,
+                               @JsonInclude(JsonInclude.Include.NON_NULL) String startsAt, boolean drawn) {}
 
   /** {@code GET .../queue/challenge}: a proof-of-work puzzle ({@code bits} 0: none needed). */
   public record Challenge(String challenge, int bits) {}
@@ -242,7 +248,8 @@ public final class QueueRoutes extends AllDirectives {
     return onSuccess(manifests.current(eventId), m -> {
       if (Standing.closed(m)) return complete(api.error(Manifests.notFound()));
       PublicManifest body = new PublicManifest(m.state(), m.admittedUpTo(), m.admissionPerMinute(), m.seatsRemaining(),
-          java.time.Instant.ofEpochMilli(m.updatedAt()).toString());
+          java.time.Instant.ofEpochMilli(m.updatedAt()).toString(),
+          m.startsAt() > 0 ? java.time.Instant.ofEpochMilli(m.startsAt()).toString() : null, m.salt() != null);
       return complete(api.json(200, body).addHeader(RawHeader.create("Cache-Control", "public, max-age=5")));
     });
   }
