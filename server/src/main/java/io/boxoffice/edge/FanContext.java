@@ -52,9 +52,18 @@ public final class FanContext extends AllDirectives {
 
   /** Runs {@code inner} if both the account's and the prefix's buckets have a token, else 429. */
   public Route limited(String account, String prefix, Supplier<Route> inner) {
-    TokenBuckets.Decision byAccount = perAccount.tryTake(account);
+    return limited(account, prefix, 1, inner);
+  }
+
+  /**
+   * Runs {@code inner} if both the account's and the prefix's buckets have {@code tokens} tokens
+   * (a request that costs the node more than most, such as a large seat map), else 429. More
+   * than a bucket holds takes the whole bucket.
+   */
+  public Route limited(String account, String prefix, int tokens, Supplier<Route> inner) {
+    TokenBuckets.Decision byAccount = perAccount.tryTake(account, tokens);
     if (!byAccount.allowed()) return tooMany(byAccount.retryAfterSeconds());
-    TokenBuckets.Decision byPrefix = perPrefix.tryTake(prefix);
+    TokenBuckets.Decision byPrefix = perPrefix.tryTake(prefix, tokens);
     if (!byPrefix.allowed()) return tooMany(byPrefix.retryAfterSeconds());
     return inner.get();
   }

@@ -36,6 +36,7 @@ public final class TokenBuckets {
   private final long interval;
   /** How far in the future {@code fullAt} may be while a token is still left: {@code (capacity - 1) * interval}. */
   private final long tolerance;
+  private final int capacity;
   private final ConcurrentHashMap<String, Long> fullAtByKey = new ConcurrentHashMap<>();
 
   public TokenBuckets(int capacity, double perSecond, int maxKeys, Clock clock) {
@@ -46,22 +47,36 @@ public final class TokenBuckets {
     this.clock = clock;
     this.interval = Math.max(1, Math.round(NANOS_PER_SECOND / perSecond));
     this.tolerance = (capacity - 1) * interval;
+    this.capacity = capacity;
   }
 
   /** Takes a token from {@code key}'s bucket if there is one. */
   public Decision tryTake(String key) {
+    return tryTake(key, 1);
+  }
+
+  /**
+   * Takes {@code tokens} tokens from {@code key}'s bucket if it holds that many, else none. More
+   * than the capacity takes a full bucket (a request costing more than a burst is still possible,
+   * once the bucket is full, and then leaves it empty).
+   */
+  public Decision tryTake(String key, int tokens) {
+    if (tokens < 1) throw new IllegalArgumentException("tokens must be at least 1");
+    int take = Math.min(tokens, capacity);
+    long slack = tolerance - (take - 1) * interval;
+    long cost = take * interval;
     long now = clock.millis() * 1_000_000L;
     long[] wait = new long[1];
     boolean[] created = new boolean[1];
     fullAtByKey.compute(key, (k, fullAt) -> {
       if (fullAt == null) created[0] = true;
       long from = fullAt == null ? now : Math.max(fullAt, now);
-      long shortBy = from - now - tolerance;
+      long shortBy = from - now - slack;
       if (shortBy > 0) {
         wait[0] = shortBy;
         return fullAt;
       }
-      return from + interval;
+      return from + cost;
     });
     if (created[0] && fullAtByKey.size() > maxKeys) evict(now);
     if (wait[0] == 0) return Decision.ALLOWED;
