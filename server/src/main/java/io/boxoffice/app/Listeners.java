@@ -3,6 +3,7 @@ package io.boxoffice.app;
 import com.typesafe.config.Config;
 import io.boxoffice.edge.ClientPrefix;
 import io.boxoffice.edge.HttpServer;
+import io.boxoffice.edge.PeerConnections;
 import io.boxoffice.edge.ServerTls;
 import io.boxoffice.edge.TransportSecurity;
 import java.util.Optional;
@@ -27,11 +28,12 @@ final class Listeners {
   static Bound bind(ActorSystem<Void> system, Config config, NodeSettings node, ServerTls tls,
                     Function<HttpRequest, CompletionStage<HttpResponse>> handler) throws Exception {
     ServerTls.Settings tlsSettings = ServerTls.Settings.fromConfig(config);
+    PeerConnections.Settings connections = PeerConnections.Settings.fromConfig(config);
     HttpServer https = null;
     Function<HttpRequest, CompletionStage<HttpResponse>> plainHandler = handler;
     if (tls != null) {
       https = HttpServer.bind(system, node.httpInterface(), tls.settings().port(), node.headerReadTimeout(),
-              Optional.of(tls::newEngine), transportSecurity(config, 443).https(handler))
+              new PeerConnections(connections), Optional.of(tls::newEngine), transportSecurity(config, 443).https(handler))
           .toCompletableFuture()
           .get(node.startTimeout().toMillis(), TimeUnit.MILLISECONDS);
       https.addToCoordinatedShutdown(node.unbindDeadline());
@@ -40,7 +42,8 @@ final class Listeners {
     } else if (tlsSettings.forwardedProto()) {
       plainHandler = transportSecurity(config, 443).behindProxy(handler);
     }
-    HttpServer http = HttpServer.bind(system, node.httpInterface(), node.httpPort(), node.headerReadTimeout(), plainHandler)
+    HttpServer http = HttpServer.bind(system, node.httpInterface(), node.httpPort(), node.headerReadTimeout(),
+            new PeerConnections(connections), plainHandler)
         .toCompletableFuture()
         .get(node.startTimeout().toMillis(), TimeUnit.MILLISECONDS);
     http.addToCoordinatedShutdown(node.unbindDeadline());

@@ -307,7 +307,7 @@ public final class Node {
     Api adminApi = new Api(system, settings.adminAskTimeout(), settings.maxBodyBytes());
     AdminRoutes admin = new AdminRoutes(system, adminApi, bo.getString("secrets.admin-token"), settings.maxAdminBodyBytes(),
         line.presale(), refs.registries(), payments instanceof PaymentSimulator sim ? sim : null, manifests, readSide,
-        metrics.live(), bo.getDuration("admin.live-interval"));
+        metrics.live(), bo.getDuration("admin.live-interval"), bo.getDuration("admin.live-heartbeat"));
     metrics.gauge("boxoffice_admin_live_streams", "Managers' live dashboards streaming from this node",
         io.micrometer.core.instrument.Tags.empty(), admin::liveStreams);
     // The bulkhead sheds before a request names a known event: a made-up id's sheds are not a metric series.

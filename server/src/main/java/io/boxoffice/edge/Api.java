@@ -58,10 +58,12 @@ public final class Api extends AllDirectives {
   /**
    * Input that is not exactly what the contract says is refused, never guessed at: trailing
    * content after the value, a string where a number is due ({@code "2"}), a fraction where
-   * whole cents are due ({@code 49.99} would otherwise be stored as 49), a field the request
-   * does not have.
+   * whole cents are due ({@code 49.99} would otherwise be stored as 49), a field given twice
+   * (parsers disagree on which one counts: a proxy or a log may read the first, we the last),
+   * a field the request does not have.
    */
   static void strict(ObjectMapper mapper) {
+    mapper.enable(com.fasterxml.jackson.core.JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
     mapper.configure(DeserializationFeature.FAIL_ON_TRAILING_TOKENS, true);
     // A field the contract does not name is refused, not dropped: a misspelt "maxPriceCent" would
     // otherwise hold seats at any price, and a client would never learn its field is ignored.
@@ -95,7 +97,7 @@ public final class Api extends AllDirectives {
   public HttpResponse error(ApiError e) {
     Map<String, Object> body = new LinkedHashMap<>();
     body.put("error", e.code());
-    body.put("message", e.getMessage());
+    body.put("message", JsonErrors.plain(e.status(), e.getMessage()));
     body.putAll(e.extra());
     HttpResponse response = json(e.status(), body);
     if (e.status() == 503 || e.status() == 429) response = response.addHeader(RetryAfter.create(1L));
@@ -160,7 +162,7 @@ public final class Api extends AllDirectives {
         } catch (com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException e) {
           throw ApiError.badRequest("unknown field \"" + fieldPath(e) + "\"");
         } catch (java.io.IOException e) {
-          throw ApiError.badRequest("malformed JSON: " + firstLine(e.getMessage()));
+          throw ApiError.badRequest(JsonErrors.describe(e));
         }
       });
       return onComplete(parsed, result -> {

@@ -55,11 +55,15 @@ public final class FanContext extends AllDirectives {
     return limited(account, prefix, 1, inner);
   }
 
-  /** Runs {@code inner} if both the account's and the prefix's buckets have {@code cost} tokens, else 429. */
-  public Route limited(String account, String prefix, int cost, Supplier<Route> inner) {
-    TokenBuckets.Decision byAccount = perAccount.tryTake(account, cost);
+  /**
+   * Runs {@code inner} if both the account's and the prefix's buckets have {@code tokens} tokens
+   * (a request that costs the node more than most, such as a large seat map), else 429. More
+   * than a bucket holds takes the whole bucket.
+   */
+  public Route limited(String account, String prefix, int tokens, Supplier<Route> inner) {
+    TokenBuckets.Decision byAccount = perAccount.tryTake(account, tokens);
     if (!byAccount.allowed()) return tooMany(byAccount.retryAfterSeconds());
-    TokenBuckets.Decision byPrefix = perPrefix.tryTake(prefix, cost);
+    TokenBuckets.Decision byPrefix = perPrefix.tryTake(prefix, tokens);
     if (!byPrefix.allowed()) return tooMany(byPrefix.retryAfterSeconds());
     return inner.get();
   }

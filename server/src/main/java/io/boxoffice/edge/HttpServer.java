@@ -33,6 +33,7 @@ import org.apache.pekko.stream.javadsl.BidiFlow;
 import org.apache.pekko.stream.javadsl.Flow;
 import org.apache.pekko.stream.javadsl.Keep;
 import org.apache.pekko.stream.javadsl.Sink;
+import org.apache.pekko.stream.javadsl.Source;
 import org.apache.pekko.stream.javadsl.TLS;
 import org.apache.pekko.stream.javadsl.TLSPlacebo;
 import org.apache.pekko.stream.javadsl.Tcp;
@@ -42,11 +43,15 @@ import org.apache.pekko.util.ByteString;
  * The fans' HTTP server: pekko-http's own HTTP layer on a TCP binding of ours, so that a
  * {@link HeadDeadline} can watch the bytes below it ({@code Http.newServerAt(...).bind} offers no
  * way in there). What that bind wires is kept: the {@code pekko.http.server} settings (backlog,
- * socket options, max-connections, idle-timeout, request-timeout, pipelining-limit; the HTTP layer
+ * socket options, max-connections, request-timeout, pipelining-limit; the HTTP layer
  * itself sets the remote-address attribute), and graceful termination: on {@link #terminate} no
  * new connection is accepted, idle connections close at once, a connection with requests in
  * flight closes after their responses (the last one says {@code Connection: close}), and
  * whatever is left is closed at the hard deadline.
+ *
+ * <p>Ours on top: each client's open connections are capped ({@link PeerConnections}: a new one
+ * over the cap is closed at once, unread), and the idle timeout is the fans' own
+ * ({@code boxoffice.http.connections.idle-timeout}), not pekko-http's.
  */
 public final class HttpServer {
   private final Tcp.ServerBinding tcp;
@@ -72,8 +77,9 @@ public final class HttpServer {
    * {@code headTimeout} of its first byte.
    */
   public static CompletionStage<HttpServer> bind(ActorSystem<?> system, String iface, int port, Duration headTimeout,
+                                                 PeerConnections peers,
                                                  Function<HttpRequest, CompletionStage<HttpResponse>> handler) {
-    return bind(system, iface, port, headTimeout, Optional.empty(), handler);
+    return bind(system, iface, port, headTimeout, peers, Optional.empty(), handler);
   }
 
   /**
@@ -83,7 +89,7 @@ public final class HttpServer {
    * the decrypted bytes as on plain HTTP.
    */
   public static CompletionStage<HttpServer> bind(ActorSystem<?> system, String iface, int port, Duration headTimeout,
-                                                 Optional<Supplier<SSLEngine>> tls,
+                                                 PeerConnections peers, Optional<Supplier<SSLEngine>> tls,
                                                  Function<HttpRequest, CompletionStage<HttpResponse>> handler) {
     ServerSettings settings = ServerSettings.create(system.classicSystem());
     LoggingAdapter log = Logging.getLogger(system.classicSystem(), HttpServer.class);
@@ -91,7 +97,7 @@ public final class HttpServer {
     Set<ConnectionGate.Handle> connections = ConcurrentHashMap.newKeySet();
     SharedKillSwitch kill = KillSwitches.shared("http-connections");
     HttpServer[] self = new HttpServer[1];
-    scala.concurrent.duration.Duration idle = settings.getTimeouts().idleTimeout();
+    Duration idle = peers.settings().idleTimeout();
     Attributes cancellationDelay = Attributes.apply(new Attributes.CancellationStrategy(
         Attributes.cancellationStrategyAfterDelay(settings.getStreamCancellationDelay(),
             Attributes.cancellationStrategyFailStage())));
@@ -101,6 +107,13 @@ public final class HttpServer {
     // TCP's own idle timeout is off, as in pekko-http: the idle-timeout below covers both directions.
     return Tcp.get(system).bind(iface, port, settings.getBacklog(), settings.getSocketOptions(), false, Optional.empty())
         .mapAsyncUnordered(settings.getMaxConnections(), incoming -> {
+          PeerConnections.Lease lease = peers.tryOpen(incoming.remoteAddress().getAddress());
+          if (lease == null) {
+            // Over its client's cap: closed before a byte is read (no TLS handshake, no HTTP
+            // parsing); the client's other connections and every other client go on.
+            incoming.handleWith(Flow.fromSinkAndSource(Sink.<ByteString>cancelled(), Source.<ByteString>empty()), materializer);
+            return CompletableFuture.completedFuture(Done.getInstance());
+          }
           BidiFlow<HttpResponse, ByteString, ByteString, HttpRequest, CompletionStage<Done>> layer =
               BidiFlow.fromGraph(new ConnectionGate(() -> self[0] != null && self[0].terminating, connections))
                   .atop(Http.get(system).serverLayer(settings, Optional.of(incoming.remoteAddress()), log), Keep.left())
@@ -108,14 +121,13 @@ public final class HttpServer {
                   .atop(BidiFlow.fromGraph(new HeadDeadline(headTimeout, incoming.remoteAddress())), Keep.left())
                   .atop(tls.isPresent() ? encrypted(tls.get(), headTimeout, incoming.remoteAddress())
                       : BidiFlow.<ByteString, ByteString>identity(), Keep.left())
-                  .atop(idle.isFinite()
-                      ? BidiFlow.<ByteString, ByteString>bidirectionalIdleTimeout(Duration.ofNanos(idle.toNanos()))
-                      : BidiFlow.<ByteString, ByteString>identity(), Keep.left())
+                  .atop(BidiFlow.<ByteString, ByteString>bidirectionalIdleTimeout(idle), Keep.left())
                   .atop(BidiFlow.fromFlows(kill.<ByteString>flow(), kill.<ByteString>flow()), Keep.left());
           CompletionStage<Done> closed = handlerFlow
               .joinMat(layer.join(incoming.flow(), Keep.left()), Keep.right())
               .addAttributes(cancellationDelay)
               .run(materializer);
+          closed.whenComplete((d, e) -> lease.release());
           // A connection's failure (a reset, a timeout) is its own end, not the binding's.
           return closed.exceptionally(e -> Done.getInstance());
         })

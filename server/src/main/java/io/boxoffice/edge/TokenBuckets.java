@@ -56,25 +56,27 @@ public final class TokenBuckets {
   }
 
   /**
-   * Takes {@code cost} tokens at once from {@code key}'s bucket if it holds that many (a request
-   * that costs the server more than a cheap read); a cost above the bucket's capacity takes all of a full bucket.
+   * Takes {@code tokens} tokens from {@code key}'s bucket if it holds that many, else none. More
+   * than the capacity takes a full bucket (a request costing more than a burst is still possible,
+   * once the bucket is full, and then leaves it empty).
    */
-  public Decision tryTake(String key, int cost) {
-    if (cost < 1) throw new IllegalArgumentException("cost must be at least 1");
-    long take = Math.min(cost, capacity) * interval;
-    long room = tolerance + interval - take;
+  public Decision tryTake(String key, int tokens) {
+    if (tokens < 1) throw new IllegalArgumentException("tokens must be at least 1");
+    int take = Math.min(tokens, capacity);
+    long slack = tolerance - (take - 1) * interval;
+    long cost = take * interval;
     long now = clock.millis() * 1_000_000L;
     long[] wait = new long[1];
     boolean[] created = new boolean[1];
     fullAtByKey.compute(key, (k, fullAt) -> {
       if (fullAt == null) created[0] = true;
       long from = fullAt == null ? now : Math.max(fullAt, now);
-      long shortBy = from - now - room;
+      long shortBy = from - now - slack;
       if (shortBy > 0) {
         wait[0] = shortBy;
         return fullAt;
       }
-      return from + take;
+      return from + cost;
     });
     if (created[0] && fullAtByKey.size() > maxKeys) evict(now);
     if (wait[0] == 0) return Decision.ALLOWED;

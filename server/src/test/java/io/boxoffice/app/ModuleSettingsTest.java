@@ -60,7 +60,8 @@ class ModuleSettingsTest {
     Config config = shipped();
     assertEquals(new Supervision(Duration.ofMillis(200), Duration.ofSeconds(5), 0.2, 20, Duration.ofSeconds(30)),
         Supervision.fromConfig(config));
-    assertEquals(new ShopSettings(Duration.ofSeconds(9), Duration.ofMillis(500), Duration.ofMillis(250), Duration.ofMillis(500)),
+    assertEquals(new ShopSettings(Duration.ofSeconds(9), Duration.ofMillis(500), Duration.ofMillis(250), Duration.ofMillis(500),
+            new ShopSettings.SeatMapLimits(2 << 20, 256 << 10)),
         ShopSettings.fromConfig(config));
     assertEquals(new Manifests.Settings(Duration.ofSeconds(3), Duration.ofSeconds(1)), Manifests.Settings.fromConfig(config));
     assertEquals(Duration.ofSeconds(2), QueueModule.Settings.fromConfig(config).pageFactsWait());
@@ -82,6 +83,7 @@ class ModuleSettingsTest {
     Config config = with("""
         boxoffice.supervision { min-backoff = 1s, max-backoff = 20s, random-factor = 0.5, max-restarts = 7, reset-after = 1m }
         boxoffice.http { retry-min-attempt = 1s, retry-pause = 100ms, cart-expiry-wait = 2s }
+        boxoffice.http.seat-map { max-plain-bytes = 3m, bytes-per-token = 64k }
         boxoffice.queue { room-start-wait = 7s, catalogue-retry = 4s, page-facts-wait = 3s, join-wait = 5s }
         boxoffice.inventory { warm-up = 2m, recent-holds = 100, snapshot-keep = 5 }
         boxoffice.metrics { shard-gauges-delay = 1s, shard-gauges-interval = 1m }
@@ -93,6 +95,7 @@ class ModuleSettingsTest {
     assertEquals(Duration.ofSeconds(1), shop.retryMinAttempt());
     assertEquals(Duration.ofMillis(100), shop.retryPause());
     assertEquals(Duration.ofSeconds(2), shop.expiryWait());
+    assertEquals(new ShopSettings.SeatMapLimits(3 << 20, 64 << 10), shop.seatMap());
     assertEquals(new Manifests.Settings(Duration.ofSeconds(7), Duration.ofSeconds(4)), Manifests.Settings.fromConfig(config));
     assertEquals(Duration.ofSeconds(3), QueueModule.Settings.fromConfig(config).pageFactsWait());
     assertEquals(Duration.ofSeconds(5), QueueModule.Settings.fromConfig(config).joinWait());

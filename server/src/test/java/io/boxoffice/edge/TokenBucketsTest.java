@@ -190,4 +190,29 @@ class TokenBucketsTest {
       pool.shutdownNow();
     }
   }
+
+  @Test
+  void aCostlyRequestTakesManyTokensAtOnceOrNone() {
+    TokenBuckets buckets = new TokenBuckets(20, 5, 100, clock);
+    assertTrue(buckets.tryTake("a", 8).allowed());
+    assertTrue(buckets.tryTake("a", 8).allowed());
+    Decision refused = buckets.tryTake("a", 8);
+    assertFalse(refused.allowed(), "4 tokens left, 8 asked");
+    assertEquals(1, refused.retryAfterSeconds(), "4 more tokens come back in 0.8 s");
+    assertEquals(4, takeAll(buckets, "a", 10), "a refused costly request took nothing");
+    clock.advance(Duration.ofMillis(1600));
+    assertTrue(buckets.tryTake("a", 8).allowed(), "8 tokens back after 1.6 s");
+    assertFalse(buckets.tryTake("a").allowed());
+  }
+
+  @Test
+  void aRequestCostingMoreThanABurstTakesAFullBucketAndLeavesItEmpty() {
+    TokenBuckets buckets = new TokenBuckets(20, 5, 100, clock);
+    assertTrue(buckets.tryTake("a").allowed());
+    assertFalse(buckets.tryTake("a", 500).allowed(), "only a full bucket pays for it");
+    clock.advance(Duration.ofMillis(200));
+    assertTrue(buckets.tryTake("a", 500).allowed());
+    assertEquals(0, takeAll(buckets, "a", 5));
+    assertEquals(new Decision(false, 4), buckets.tryTake("a", 20), "a full bucket again in 4 s");
+  }
 }

@@ -159,10 +159,24 @@ public final class Storefront {
         });
   }
 
-  /** Bodies as text in UTF-8, binary ones one char per byte (ISO-8859-1), so that {@link Reply#bytes} gives them back whole. */
-  private static final HttpResponse.BodyHandler<String> BODY = info -> HttpResponse.BodySubscribers.ofString(
-      info.headers().firstValue("Content-Type").filter(t -> t.startsWith("application/octet-stream")).isPresent()
-          ? StandardCharsets.ISO_8859_1 : StandardCharsets.UTF_8);
+  /**
+   * Bodies as text in UTF-8, binary ones one char per byte (ISO-8859-1), so that {@link Reply#bytes} gives them back whole;
+   * a gzipped body (asked for with {@code Accept-Encoding: gzip}, as a large seat map must be) is unzipped first.
+   */
+  private static final HttpResponse.BodyHandler<String> BODY = info -> {
+    java.nio.charset.Charset charset = info.headers().firstValue("Content-Type")
+        .filter(t -> t.startsWith("application/octet-stream")).isPresent() ? StandardCharsets.ISO_8859_1 : StandardCharsets.UTF_8;
+    if (!info.headers().firstValue("Content-Encoding").orElse("").equalsIgnoreCase("gzip")) {
+      return HttpResponse.BodySubscribers.ofString(charset);
+    }
+    return HttpResponse.BodySubscribers.mapping(HttpResponse.BodySubscribers.ofByteArray(), zipped -> {
+      try (java.util.zip.GZIPInputStream in = new java.util.zip.GZIPInputStream(new java.io.ByteArrayInputStream(zipped))) {
+        return new String(in.readAllBytes(), charset);
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    });
+  };
 
   /** A 200's body read and dropped; any other answer's kept as {@link #BODY} keeps it. */
   private static final HttpResponse.BodyHandler<String> UNLESS_OK = info -> info.statusCode() == 200

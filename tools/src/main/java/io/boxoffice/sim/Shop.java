@@ -18,14 +18,15 @@ final class Shop {
   /**
    * Reads the seat map and the availability snapshot, as the page does when it opens: the map in
    * its compact form, gzipped (what fan.js asks for and a browser accepts), its body dropped
-   * unread. Only while the hot rows are still to be learnt is the map read whole, in its plain
-   * JSON form: a 70,000-seat map is 8 MB so, and the 512 reads a stadium's first shoppers have in
+   * unread. Only while the hot rows are still to be learnt is the map read whole, in its contract
+   * JSON form (gzipped too: a large map is sent only gzipped, and Storefront unzips it): a
+   * 70,000-seat map is 8 MB so, and the 512 reads a stadium's first shoppers have in
    * flight at once held gigabytes in the simulator (it died of OutOfMemoryError in a 1 GB heap).
    */
   static CompletableFuture<Void> look(Sale sale, Tab tab) {
     boolean learn = sale.needsHotRows();
     CompletableFuture<Storefront.Reply> map = learn
-        ? sale.traffic.retrying("seatmap", tab, "GET", sale.path("/seatmap"), null, Map.of(), 3)
+        ? sale.traffic.retrying("seatmap", tab, "GET", sale.path("/seatmap"), null, Map.of("Accept-Encoding", "gzip"), 3)
         : sale.traffic.retrying("seatmap", tab, "GET", sale.path("/seatmap?format=compact"), null, Map.of("Accept-Encoding", "gzip"), 3,
             false);
     return map

@@ -68,10 +68,11 @@ public final class AdminRoutes extends AllDirectives {
 
   public AdminRoutes(ActorSystem<?> system, Api api, String adminToken, long maxVenueBytes, PresaleCodes presale,
                      Function<String, RecipientRef<PresaleRegistry.Command>> registries, PaymentSimulator simulator,
-                     Manifests manifests, ReadSide readSide, LiveCounters counters, Duration liveInterval) {
+                     Manifests manifests, ReadSide readSide, LiveCounters counters, Duration liveInterval,
+                     Duration liveHeartbeat) {
     this.readSide = readSide;
     this.stats = new EventStatsReader(api, this::room, this::inventory);
-    this.liveStream = new LiveStream(api, stats::of, counters, liveInterval);
+    this.liveStream = new LiveStream(api, stats::of, counters, liveInterval, liveHeartbeat);
     this.simulator = simulator;
     this.manifests = manifests;
     this.presale = presale;

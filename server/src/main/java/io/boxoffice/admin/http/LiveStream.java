@@ -16,16 +16,22 @@ import org.apache.pekko.stream.javadsl.Source;
 /**
  * The managers' live dashboard of one event ({@code GET /admin/events/{id}/live}): the event's
  * stats once every {@code interval} with its rates over the last ticks ({@link LiveRates}), as Server-Sent Events;
- * a tick whose stats do not come in time is skipped. Counts the streams open on this node.
+ * a tick whose stats do not come in time is skipped. A heartbeat (an SSE comment line) goes out
+ * when nothing else did for {@code heartbeat}, so that stats that do not come (a database
+ * outage) never let the connection's idle timeout cut the stream. Counts the streams open on
+ * this node.
  */
 final class LiveStream {
   private final Api api;
   private final Function<String, CompletionStage<EventStats>> statsOf;
   private final LiveCounters counters;
   private final Duration liveInterval;
+  private final Duration heartbeat;
   private final AtomicInteger liveStreams = new AtomicInteger();
 
-  LiveStream(Api api, Function<String, CompletionStage<EventStats>> statsOf, LiveCounters counters, Duration interval) {
+  LiveStream(Api api, Function<String, CompletionStage<EventStats>> statsOf, LiveCounters counters, Duration interval,
+             Duration heartbeat) {
+    this.heartbeat = heartbeat;
     this.api = api;
     this.statsOf = statsOf;
     this.counters = counters;
@@ -54,6 +60,7 @@ final class LiveStream {
           LiveRates rates = new LiveRates();
           return sample -> List.of(rates.next(sample));
         })
-        .map(live -> ServerSentEvent.create(api.mapper().writeValueAsString(live), "stats"));
+        .map(live -> ServerSentEvent.create(api.mapper().writeValueAsString(live), "stats"))
+        .keepAlive(heartbeat, ServerSentEvent::heartbeat);
   }
 }

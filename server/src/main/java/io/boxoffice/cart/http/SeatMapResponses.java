@@ -1,5 +1,6 @@
 package io.boxoffice.cart.http;
 
+import io.boxoffice.cart.ShopAdmission;
 import io.boxoffice.edge.Api;
 import io.boxoffice.inventory.EventInventory;
 import java.util.List;
@@ -26,20 +27,29 @@ import org.apache.pekko.util.ByteString;
 final class SeatMapResponses extends AllDirectives {
   private final Api api;
   private final EventViews views;
+  private final ShopAdmission admission;
+  private final ShopSettings.SeatMapLimits limits;
   /** The response of each event's newest snapshot (events this node served; the snapshots themselves are kept by {@link EventViews} too). */
   private final Map<String, AvailabilityResponse> availabilityResponses = new ConcurrentHashMap<>();
 
-  SeatMapResponses(Api api, EventViews views) {
+  SeatMapResponses(Api api, EventViews views, ShopAdmission admission, ShopSettings.SeatMapLimits limits) {
     this.api = api;
     this.views = views;
+    this.admission = admission;
+    this.limits = limits;
   }
 
   /**
    * The seat map, rendered once per event: the contract's JSON, or the compact form with
    * {@code ?format=compact}; gzipped when the client accepts it (a 70,000-seat stadium is about
    * 8 MB as plain contract JSON). Each form and encoding has its own ETag.
+   *
+   * <p>A rendering over {@code max-plain-bytes} is sent only gzipped: a client that does not
+   * accept gzip gets 406 {@code gzip_required} (a 200,000-seat map is 22 MB plain, 25 reads of it
+   * half a gigabyte). A read costs the account and its network one token of their rate limits
+   * per {@code bytes-per-token} sent, so the reads of large maps are limited by their size.
    */
-  Route seatMap(String eventId) {
+  Route seatMap(String eventId, String accountId) {
     return parameterOptional("format", format -> {
       boolean compact = format.isPresent() && format.get().equals("compact");
       if (format.isPresent() && !compact) return complete(api.error(400, "bad_request", "format must be compact or absent"));
@@ -52,15 +62,23 @@ final class SeatMapResponses extends AllDirectives {
               ETag.create(EntityTag.create(version, false)),
               RawHeader.create("Vary", "Accept-Encoding"),
               RawHeader.create("Cache-Control", "public, max-age=31536000, immutable"));
+          byte[] plain = compact ? view.compact() : view.json();
+          if (!gzip && plain.length > limits.maxPlainBytes()) {
+            return complete(api.error(406, "gzip_required", String.format(Locale.ROOT,
+                "this seat map is %,d bytes uncompressed and is sent only gzipped: ask with Accept-Encoding: gzip",
+                plain.length)).addHeader(RawHeader.create("Vary", "Accept-Encoding")));
+          }
           if (etag.map(t -> t.equals(tag)).orElse(false)) {
             return complete(HttpResponse.create().withStatus(304).addHeaders(headers));
           }
-          byte[] body = compact ? (gzip ? view.compactGzip() : view.compact()) : (gzip ? view.jsonGzip() : view.json());
+          byte[] body = gzip ? (compact ? view.compactGzip() : view.jsonGzip()) : plain;
           // One rendering shared by every response, never copied: a byte[] entity is copied per
           // response, and 4,000 shoppers reading a 7.9 MB stadium map at once ran a 2 GB heap out.
           HttpResponse response = HttpResponse.create().withStatus(200).addHeaders(headers)
               .withEntity(ContentTypes.APPLICATION_JSON, ByteString.fromArrayUnsafe(body));
-          return complete(gzip ? response.addHeader(RawHeader.create("Content-Encoding", "gzip")) : response);
+          HttpResponse answer = gzip ? response.addHeader(RawHeader.create("Content-Encoding", "gzip")) : response;
+          // The request's own token is taken at the door; the rest of the map's cost here.
+          return admission.charged(accountId, limits.tokens(body.length) - 1, () -> complete(answer));
         }));
       });
     });

@@ -69,7 +69,7 @@ public final class ShopRoutes extends AllDirectives {
     this.retryDeadline = settings.retryDeadline();
     this.askAgain = settings.askAgain();
     this.cartView = new CartView(api, inventories, carts, scheduler, settings.expiryWait());
-    this.maps = new SeatMapResponses(api, views);
+    this.maps = new SeatMapResponses(api, views, admission, settings.seatMap());
     this.metrics = metrics;
     this.api = api;
     this.bulkheads = bulkheads;
@@ -90,7 +90,7 @@ public final class ShopRoutes extends AllDirectives {
       // neither paces nor crowds out that event's admitted fans; what goes past the door is
       // rate limited per fan, and the bulkhead sheds it before its body is read.
       return concat(
-          path("seatmap", () -> get(() -> admitted(eventId, (account, pass) -> read(eventId, () -> maps.seatMap(eventId))))),
+          path("seatmap", () -> get(() -> admitted(eventId, (account, pass) -> read(eventId, () -> maps.seatMap(eventId, account))))),
           path("availability", () -> get(() -> admitted(eventId, (account, pass) -> read(eventId, () -> maps.availability(eventId))))),
           path("cart", () -> get(() -> admitted(eventId, (account, pass) -> read(eventId, () -> api.respond(cartView.of(eventId, account)))))),
           path(segment("cart").slash("holds"), () -> post(() -> admitted(eventId, (account, pass) ->

@@ -9,6 +9,7 @@ import io.boxoffice.queue.Standing;
 import io.boxoffice.queue.domain.QueueToken;
 import java.time.Clock;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import org.apache.pekko.http.javadsl.server.AllDirectives;
 import org.apache.pekko.http.javadsl.server.Route;
 
@@ -60,5 +61,11 @@ public final class QueueAdmission extends AllDirectives implements ShopAdmission
             () -> inner.apply(new EventInventory.QueuePass(renewed, prefix)));
       })));
     });
+  }
+
+  @Override
+  public Route charged(String accountId, int tokens, Supplier<Route> inner) {
+    if (tokens <= 0) return inner.get();
+    return fans.prefix(prefix -> fans.limited(accountId, prefix, tokens, inner));
   }
 }
