@@ -50,6 +50,7 @@ public final class StripeStandIn implements AutoCloseable {
   private final List<String> violations = Collections.synchronizedList(new ArrayList<>());
   private final AtomicInteger slowAnswers = new AtomicInteger();
   private volatile long slowMillis;
+  private volatile boolean searchLags;
 
   private record Answer(int status, String body) {}
 
@@ -69,6 +70,11 @@ public final class StripeStandIn implements AutoCloseable {
   public void answerLate(int count, long millis) {
     slowMillis = millis;
     slowAnswers.set(count);
+  }
+
+  /** Search finds nothing, as Stripe's does for about a minute after a PaymentIntent is made. */
+  public void searchLags(boolean lags) {
+    searchLags = lags;
   }
 
   public List<Request> requests() {
@@ -209,7 +215,7 @@ public final class StripeStandIn implements AutoCloseable {
   private Answer search(String query) throws IOException {
     Matcher m = Pattern.compile("metadata\\['([^']+)'\\]:'([^']*)'").matcher(query);
     if (!m.matches()) return violation("search query not understood: " + query);
-    List<Map<String, Object>> found = intents.values().stream()
+    List<Map<String, Object>> found = searchLags ? List.of() : intents.values().stream()
         .filter(i -> m.group(2).equals(((Map<?, ?>) i.get("metadata")).get(m.group(1))))
         .toList();
     Map<String, Object> result = new LinkedHashMap<>();
