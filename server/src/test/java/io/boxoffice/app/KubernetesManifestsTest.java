@@ -123,7 +123,9 @@ class KubernetesManifestsTest {
       Map.entry("BOXOFFICE_FORWARDED_PROTO", "TLS at an Ingress instead of the edge's own HTTPS (k8s/README.md, \"TLS\")"),
       Map.entry("BOXOFFICE_REMOTE_KEY_STORE", "the default /etc/boxoffice/remote-tls/keystore.p12, where every pod mounts its stores"),
       Map.entry("BOXOFFICE_REMOTE_TRUST_STORE", "the default /etc/boxoffice/remote-tls/truststore.p12"),
-      Map.entry("BOXOFFICE_KUBERNETES_API", "the API server for the pod-deletion-cost PATCH: the default https://kubernetes.default.svc"));
+      Map.entry("BOXOFFICE_KUBERNETES_API", "the API server for the pod-deletion-cost PATCH: the default https://kubernetes.default.svc"),
+      Map.entry("BOXOFFICE_ALLOW_SIMULATOR_IN_PRODUCTION", "a drill's escape from the simulator's refusal: never on a cluster that sells"),
+      Map.entry("BOXOFFICE_STRIPE_API_BASE", "Stripe's own https://api.stripe.com, the default; tests point it at a stand-in"));
 
   /**
    * Secrets the pods get as variables (secretKeyRef), because the app reads no {@code _FILE}
