@@ -163,11 +163,15 @@ public final class StripeGateway implements PaymentGateway {
     return error == null || error.getPaymentIntent() == null ? null : error.getPaymentIntent().getStatus();
   }
 
-  /** A token Stripe refuses as a card (expired, used already) is the fan's card problem, not ours. */
+  /**
+   * A card Stripe refuses as such (a token used already, an expired card, a payment method or
+   * token it does not know: a made-up {@code paymentToken}) is the fan's card problem, not ours.
+   */
   private static boolean declinedToken(InvalidRequestException e) {
     String code = e.getCode();
-    return "token_already_used".equals(code) || "expired_card".equals(code) || "resource_missing".equals(code)
-        && e.getParam() != null && e.getParam().contains("token");
+    String param = e.getParam() == null ? "" : e.getParam();
+    return "token_already_used".equals(code) || "expired_card".equals(code)
+        || "resource_missing".equals(code) && (param.contains("token") || param.contains("payment_method"));
   }
 
   private static String reason(StripeException e) {

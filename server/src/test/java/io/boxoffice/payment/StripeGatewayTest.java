@@ -80,6 +80,13 @@ class StripeGatewayTest {
   }
 
   @Test
+  void aPaymentMethodStripeDoesNotKnowIsADeclineNotAProcessorError() {
+    var declined = assertInstanceOf(PaymentGateway.Declined.class,
+        join(gateway.authorize("junk-" + UUID.randomUUID(), "pm_made_up", 5000)));
+    assertEquals("resource_missing", declined.reason());
+  }
+
+  @Test
   void aVoidCancelsTheAuthorization() {
     String key = "void-" + UUID.randomUUID();
     var auth = (PaymentGateway.Authorized) join(gateway.authorize(key, "pm_card_visa", 5000));

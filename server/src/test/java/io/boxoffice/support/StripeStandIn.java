@@ -205,7 +205,9 @@ public final class StripeStandIn implements AutoCloseable {
     }
     if (!APPROVED.contains(card)) {
       intent.put("status", "requires_payment_method");
-      return error(400, "invalid_request_error", "resource_missing", null, "No such PaymentMethod: '" + card + "'", intent);
+      Answer missing = error(400, "invalid_request_error", "resource_missing", null, "No such PaymentMethod: '" + card + "'", intent);
+      return new Answer(missing.status(), missing.body().replace("\"code\":\"resource_missing\"",
+          "\"code\":\"resource_missing\",\"param\":\"" + (form.containsKey("payment_method") ? "payment_method" : "payment_method_data[card][token]") + "\""));
     }
     intent.put("status", "requires_capture");
     intent.put("amount_capturable", amount);
