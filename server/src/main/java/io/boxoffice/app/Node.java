@@ -28,7 +28,9 @@ import io.boxoffice.edge.OpenApiRoutes;
 import io.boxoffice.edge.ServerTls;
 import io.boxoffice.inventory.EventInventory;
 import io.boxoffice.inventory.InventorySettings;
+import io.boxoffice.cart.http.PaymentWebhookRoutes;
 import io.boxoffice.payment.PaymentGateway;
+import io.boxoffice.payment.StripeWebhook;
 import io.boxoffice.payment.PaymentSimulator;
 import io.boxoffice.queue.Manifests;
 import io.boxoffice.queue.PresaleRegistry;
@@ -150,6 +152,8 @@ public final class Node {
     ServerTls.Settings tlsSettings = ServerTls.Settings.fromConfig(config);
     ServerTls tls = tlsSettings.enabled() ? ServerTls.load(tlsSettings, Clock.systemUTC()) : null;
     NodeSettings settings = NodeSettings.fromConfig(config);
+    // And one whose configured payments would sell unpaid (the simulator in production) or cannot work (Stripe without keys).
+    if (options.payments() == null) PaymentsModule.Settings.fromConfig(config).checked();
     Schema.atStart(config);
     EmbeddedDataDir.ownerOnlyFiles(config);
     ActorSystem<Void> system = ActorSystem.create(Behaviors.empty(), "boxoffice", config);
@@ -165,7 +169,7 @@ public final class Node {
           : io.boxoffice.common.Tracing.fromConfig(config);
       system.getWhenTerminated().thenRun(tracing::close);
       Clock clock = options.clock();
-      PaymentGateway payments = options.payments() != null ? options.payments() : PaymentsModule.simulator(system, config);
+      PaymentGateway payments = options.payments() != null ? options.payments() : PaymentsModule.gateway(system, config);
       Refs refs = Refs.of(ClusterSharding.get(system));
       Config db = config.getConfig(NodeConfig.DB + ".db");
       ReadSide readSide = ReadSide.start(system, db.getString("url"), db.getString("user"), db.getString("password"),
@@ -338,11 +342,20 @@ public final class Node {
         barcodes, bo.getString("secrets.gate-token"),
         new CartOrders(manifests, refs.carts(), api.askTimeout(), system.scheduler()), refs.wallets(),
         refs.inventories(), system.scheduler());
+    // Stripe's webhook notices (late authorizations) reach the order's cart; only with Stripe configured.
+    PaymentsModule.Settings paymentSettings = PaymentsModule.Settings.fromConfig(config);
+    Route paymentWebhooks = paymentSettings.provider() == PaymentsModule.Provider.STRIPE
+        ? new PaymentWebhookRoutes(api, new StripeWebhook(paymentSettings.stripe().webhookSecret(),
+            paymentSettings.stripe().webhookTolerance()), refs.carts(),
+            (type, outcome) -> io.micrometer.core.instrument.Counter.builder("boxoffice_payment_webhooks")
+                .description("Stripe webhook notices this node received, by event type and outcome (refused, repeat, to_cart, recorded, not_ours)")
+                .tags("type", type, "outcome", outcome).register(metrics.registry()).increment()).routes()
+        : new AllDirectives() {}.reject();
     AllDirectives d = new AllDirectives() {};
     // The queue's paths come before the shop's: the shop checks admission for every path under an event.
     // /metrics is on the management port only (MetricsRoutes): per-event sales are not for fans.
     Route tree = api.seal(d.concat(accounts.routes(), admin.routes(), queue.routes(), shop.routes(), tickets.routes(),
-        new OpenApiRoutes().routes()));
+        paymentWebhooks, new OpenApiRoutes().routes()));
     PageRoutes pages = new PageRoutes(manifests, clock,
         eventId -> views.seatMap(eventId).thenApply(v -> new PageRoutes.EventFacts(v.details().venueName(),
             v.details().prices(), v.details().maxSeatsPerAccount(), v.details().seats(), v.details().holdSeconds())),

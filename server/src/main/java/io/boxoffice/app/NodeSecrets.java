@@ -64,7 +64,7 @@ public final class NodeSecrets {
 
   /**
    * Variables whose value may be read from the file that {@code <VARIABLE>_FILE} names, and the
-   * setting each fills: the keys and tokens above and the database login.
+   * setting each fills: the keys and tokens above, the database login and Stripe's keys.
    */
   public static final Map<String, String> FILE_VARIABLES = fileVariables();
 
@@ -73,6 +73,9 @@ public final class NodeSecrets {
     for (Secret s : SECRETS) out.put(s.env(), s.path());
     out.put("BOXOFFICE_DB_USER", NodeConfig.DB + ".db.user");
     out.put("BOXOFFICE_DB_PASSWORD", NodeConfig.DB + ".db.password");
+    // Stripe's keys (checked where they are used: PaymentsModule, only with provider = stripe).
+    out.put("BOXOFFICE_STRIPE_SECRET_KEY", "boxoffice.payments.stripe.secret-key");
+    out.put("BOXOFFICE_STRIPE_WEBHOOK_SECRET", "boxoffice.payments.stripe.webhook-secret");
     return java.util.Collections.unmodifiableMap(out);
   }
 

@@ -105,6 +105,13 @@ public final class Cart extends EventSourcedBehaviorWithEnforcedReplies<Cart.Com
   /** Internal: the processor's answer to an order's authorization. */
   record AuthorizeAnswered(String orderId, PaymentAnswer answer) implements Command {}
 
+  /**
+   * From the processor's webhook: the order's authorization is set aside under
+   * {@code authorizationId}, maybe after the checkout stopped waiting for it (an answer lost to a
+   * timeout). A checkout still waiting carries on; one that ended without it voids it. No reply.
+   */
+  public record PaymentAuthorizedLate(String orderId, String authorizationId) implements Command {}
+
   /** Internal: the inventory's answer to an order's confirm. */
   record ConfirmAnswered(String orderId, InventoryAnswer answer) implements Command {}
 
@@ -304,6 +311,8 @@ public final class Cart extends EventSourcedBehaviorWithEnforcedReplies<Cart.Com
           return follow(decision, h.replyTo());
         })
         .onCommand(AuthorizeAnswered.class, (state, a) -> follow(saga.authorizeAnswered(state.checkouts(), a.orderId(), a.answer()), null))
+        .onCommand(PaymentAuthorizedLate.class, (state, l) ->
+            follow(saga.lateAuthorization(state.checkouts(), l.orderId(), l.authorizationId()), null))
         .onCommand(ConfirmAnswered.class, (state, c) -> follow(saga.confirmAnswered(state.checkouts(), c.orderId(), c.answer()), null))
         .onCommand(CaptureDone.class, (state, c) -> follow(saga.captureDone(state.checkouts(), c.orderId(), c.ok()), null))
         .onCommand(VoidDone.class, (state, v) -> follow(saga.voidDone(state.checkouts(), v.orderId(), v.ok()), null))

@@ -123,7 +123,9 @@ class KubernetesManifestsTest {
       Map.entry("BOXOFFICE_FORWARDED_PROTO", "TLS at an Ingress instead of the edge's own HTTPS (k8s/README.md, \"TLS\")"),
       Map.entry("BOXOFFICE_REMOTE_KEY_STORE", "the default /etc/boxoffice/remote-tls/keystore.p12, where every pod mounts its stores"),
       Map.entry("BOXOFFICE_REMOTE_TRUST_STORE", "the default /etc/boxoffice/remote-tls/truststore.p12"),
-      Map.entry("BOXOFFICE_KUBERNETES_API", "the API server for the pod-deletion-cost PATCH: the default https://kubernetes.default.svc"));
+      Map.entry("BOXOFFICE_KUBERNETES_API", "the API server for the pod-deletion-cost PATCH: the default https://kubernetes.default.svc"),
+      Map.entry("BOXOFFICE_ALLOW_SIMULATOR_IN_PRODUCTION", "a drill's escape from the simulator's refusal: never on a cluster that sells"),
+      Map.entry("BOXOFFICE_STRIPE_API_BASE", "Stripe's own https://api.stripe.com, the default; tests point it at a stand-in"));
 
   /**
    * Secrets the pods get as variables (secretKeyRef), because the app reads no {@code _FILE}
@@ -393,6 +395,7 @@ class KubernetesManifestsTest {
     CHECKS.put("the split-brain resolver counts inventory nodes and follows the docs", KubernetesManifestsTest::splitBrainResolver);
     CHECKS.put("rolling updates: surge before stop, minReadySeconds, an app-version, a join timeout", KubernetesManifestsTest::rollingUpdates);
     CHECKS.put("JSON log lines", KubernetesManifestsTest::jsonLogs);
+    CHECKS.put("pods run in production and pay through Stripe, never the simulator", KubernetesManifestsTest::realPayments);
     CHECKS.put("remoting and management only from boxoffice pods, HTTP only to edge pods", KubernetesManifestsTest::networkPolicy);
     CHECKS.put("the edge serves HTTPS from a mounted TLS Secret, the Service 443 to it and 80 to the redirect", KubernetesManifestsTest::edgeTls);
     CHECKS.put("every pod speaks mutual TLS to its peers with stores from a mounted Secret", KubernetesManifestsTest::remoteTls);
@@ -993,6 +996,24 @@ class KubernetesManifestsTest {
     return problems;
   }
 
+  /** A pod that sells must charge real cards: the simulator's tok_visa would hand out tickets unpaid. */
+  static List<String> realPayments(Manifests m) {
+    List<String> problems = new ArrayList<>();
+    for (Deployment d : m.all(Deployment.class)) {
+      for (Container c : pod(d).getContainers()) {
+        String ns = d.getMetadata().getNamespace();
+        Optional<String> profile = plainValue(m, ns, c, "BOXOFFICE_PROFILE");
+        if (!profile.equals(Optional.of("production"))) problems.add(name(d) + ": BOXOFFICE_PROFILE is " + profile.orElse("unset") + ", not production");
+        Optional<String> provider = plainValue(m, ns, c, "BOXOFFICE_PAYMENTS_PROVIDER");
+        if (!provider.equals(Optional.of("stripe"))) problems.add(name(d) + ": BOXOFFICE_PAYMENTS_PROVIDER is " + provider.orElse("unset") + ", not stripe");
+        if (plainValue(m, ns, c, "BOXOFFICE_ALLOW_SIMULATOR_IN_PRODUCTION").isPresent()) {
+          problems.add(name(d) + ": sets BOXOFFICE_ALLOW_SIMULATOR_IN_PRODUCTION, a drill's escape");
+        }
+      }
+    }
+    return problems;
+  }
+
   /** Who may reach {@code port} on {@code d}'s pods: the peers of every ingress rule that admits it (null: anyone). */
   static List<NetworkPolicyPeer> admitted(Manifests m, Deployment d, int port, String portName) {
     return admitted(m, d.getMetadata().getNamespace(), podLabels(d), port, portName);
@@ -1496,6 +1517,10 @@ class KubernetesManifestsTest {
           m -> m.configMap().getData().put("BOXOFFICE_JOIN_TIMEOUT", "off")),
       new Breakage("text logs", "JSON log lines",
           m -> m.configMap().getData().put("BOXOFFICE_LOG_FORMAT", "TEXT")),
+      new Breakage("the payment simulator on a cluster that sells", "pods run in production and pay through Stripe, never the simulator",
+          m -> m.configMap().getData().put("BOXOFFICE_PAYMENTS_PROVIDER", "simulator")),
+      new Breakage("no production profile", "pods run in production and pay through Stripe, never the simulator",
+          m -> m.configMap().getData().remove("BOXOFFICE_PROFILE")),
       new Breakage("no default deny", "remoting and management only from boxoffice pods, HTTP only to edge pods",
           m -> m.docs().removeIf(d -> d.object().getMetadata().getName().equals("boxoffice-default-deny"))),
       new Breakage("remoting open to every address", "remoting and management only from boxoffice pods, HTTP only to edge pods",

@@ -42,6 +42,16 @@ class ModuleSettingsTest {
     PaymentsModule.Settings payments = PaymentsModule.Settings.fromConfig(config);
     assertEquals(4, payments.poolSize());
     assertEquals(Duration.ofSeconds(3), payments.connectionTimeout());
+    // Out of the box: the simulator (tests, trials), Stripe's API in euros, 3 s / 10 s, 5 min of webhook tolerance.
+    assertEquals(PaymentsModule.Provider.SIMULATOR, payments.provider());
+    assertEquals(false, payments.production());
+    assertEquals(false, payments.allowSimulatorInProduction());
+    assertEquals("https://api.stripe.com", payments.stripe().gateway().apiBase());
+    assertEquals("eur", payments.stripe().gateway().currency());
+    assertEquals(Duration.ofSeconds(3), payments.stripe().gateway().connectTimeout());
+    assertEquals(Duration.ofSeconds(10), payments.stripe().gateway().readTimeout());
+    assertEquals(Duration.ofMinutes(5), payments.stripe().webhookTolerance());
+    assertEquals(16, config.getInt("boxoffice.stripe-dispatcher.thread-pool-executor.fixed-pool-size"));
     QueueModule.Settings queue = QueueModule.Settings.fromConfig(config);
     assertEquals(Duration.ofSeconds(5), queue.keeperInterval());
     assertEquals(new SnapshotPolicy(500, 2), queue.roomSnapshots());
@@ -136,6 +146,15 @@ class ModuleSettingsTest {
         """);
     assertEquals(Duration.ofSeconds(45), NodeSettings.fromConfig(config).startTimeout());
     assertEquals(9, PaymentsModule.Settings.fromConfig(config).poolSize());
+    PaymentsModule.Settings stripe = PaymentsModule.Settings.fromConfig(with("""
+        boxoffice.payments.provider = stripe
+        boxoffice.payments.stripe { secret-key = sk_live_x, webhook-secret = whsec_y, currency = CHF, read-timeout = 4s }
+        """));
+    assertEquals(PaymentsModule.Provider.STRIPE, stripe.provider());
+    assertEquals("sk_live_x", stripe.stripe().gateway().secretKey());
+    assertEquals("whsec_y", stripe.stripe().webhookSecret());
+    assertEquals("chf", stripe.stripe().gateway().currency());
+    assertEquals(Duration.ofSeconds(4), stripe.stripe().gateway().readTimeout());
     assertEquals(Duration.ofSeconds(2), QueueModule.Settings.fromConfig(config).keeperInterval());
     assertEquals(new SnapshotPolicy(20, 3), QueueModule.Settings.fromConfig(config).roomSnapshots());
   }

@@ -51,6 +51,8 @@ class NodeSecretsFilesTest {
     assertEquals(KEY, config.getString("boxoffice.bots.pow-key"));
     assertEquals("db-boxoffice_db_user", config.getString(NodeConfig.DB + ".db.user"));
     assertEquals("db-boxoffice_db_password", config.getString(NodeConfig.DB + ".db.password"));
+    assertEquals("db-boxoffice_stripe_secret_key", config.getString("boxoffice.payments.stripe.secret-key"), "Stripe's keys too");
+    assertEquals("db-boxoffice_stripe_webhook_secret", config.getString("boxoffice.payments.stripe.webhook-secret"));
   }
 
   @Test

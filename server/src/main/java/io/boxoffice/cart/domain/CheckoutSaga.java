@@ -143,6 +143,32 @@ public final class CheckoutSaga {
     return fail(checkouts, orderId, Failure.PAYMENT_UNAVAILABLE);
   }
 
+  /**
+   * The processor reports, on its own (a webhook), that the order's authorization is set aside.
+   * A checkout still waiting for its authorize call takes it as the answer; one that ended
+   * without it (declined, or voided by key while the authorization was not yet visible) voids
+   * it by its id, so no money stays set aside for an order that will never be captured. Any
+   * other order already knows it: nothing changes.
+   */
+  public Decision lateAuthorization(Checkouts checkouts, String orderId, String authorizationId) {
+    Order o = checkouts.byId(orderId);
+    if (o == null || authorizationId == null) return Decision.NOTHING;
+    return switch (o.step()) {
+      case STARTED -> authorizeAnswered(checkouts, orderId, new PaymentAnswer.Authorized(authorizationId));
+      case DECLINED, VOIDING, VOIDED -> authorizationId.equals(o.authorizationId()) && o.step() != Step.DECLINED
+          ? Decision.NOTHING
+          : Decision.act(List.of(new VoidAuthorization(orderId, orderId + ":void:" + authorizationId, authorizationId,
+              authorizeKey(orderId))));
+      default -> Decision.NOTHING;
+    };
+  }
+
+  /** The order id whose authorization key this is ({@link #authorizeKey}), or null for a key of no order. */
+  public static String orderOfAuthorizeKey(String key) {
+    String suffix = ":authorize";
+    return key != null && key.endsWith(suffix) ? key.substring(0, key.length() - suffix.length()) : null;
+  }
+
   /** The inventory answered the confirm of an authorized order. */
   public Decision confirmAnswered(Checkouts checkouts, String orderId, InventoryAnswer answer) {
     Order o = checkouts.byId(orderId);

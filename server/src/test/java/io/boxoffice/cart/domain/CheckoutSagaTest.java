@@ -426,4 +426,38 @@ class CheckoutSagaTest {
     assertEquals(Duration.ofMillis(100), b.reset().delay());
     assertTrue(b.reset().next().delay().compareTo(b.delay()) < 0);
   }
+
+  // ---- the processor reports an authorization on its own (a webhook) -------------------------
+
+  @Test
+  void aLateAuthorizationOfACheckoutStillWaitingIsItsAnswer() {
+    assertEquals(saga.authorizeAnswered(STARTED, ID, new PaymentAnswer.Authorized("pi_late")),
+        saga.lateAuthorization(STARTED, ID, "pi_late"));
+    assertEquals(List.of(new Authorized(ID, "pi_late")), saga.lateAuthorization(STARTED, ID, "pi_late").events());
+  }
+
+  @Test
+  void aLateAuthorizationOfACheckoutThatEndedWithoutItIsVoidedByItsId() {
+    VoidAuthorization late = new VoidAuthorization(ID, ID + ":void:pi_late", "pi_late", ID + ":authorize");
+    assertEquals(act(late), saga.lateAuthorization(PROCESSOR_DOWN, ID, "pi_late"), "voided by key while it was not visible");
+    assertEquals(act(late), saga.lateAuthorization(after(PROCESSOR_DOWN, saga.voidDone(PROCESSOR_DOWN, ID, true)), ID, "pi_late"),
+        "after the void by key went through");
+    assertEquals(act(late), saga.lateAuthorization(DECLINED, ID, "pi_late"));
+  }
+
+  @Test
+  void aLateAuthorizationTheOrderKnowsChangesNothing() {
+    assertEquals(Decision.NOTHING, saga.lateAuthorization(AUTHORIZED, ID, "auth-1"));
+    assertEquals(Decision.NOTHING, saga.lateAuthorization(SOLD, ID, "auth-1"));
+    assertEquals(Decision.NOTHING, saga.lateAuthorization(CAPTURED, ID, "auth-1"));
+    assertEquals(Decision.NOTHING, saga.lateAuthorization(EXPIRED, ID, "auth-1"), "its own void is under way");
+    assertEquals(Decision.NOTHING, saga.lateAuthorization(STARTED, "ev-1.fan.9", "pi_other"), "no such order");
+  }
+
+  @Test
+  void anAuthorizationKeyNamesItsOrder() {
+    assertEquals(ID, CheckoutSaga.orderOfAuthorizeKey(CheckoutSaga.authorizeKey(ID)));
+    assertNull(CheckoutSaga.orderOfAuthorizeKey(ID + ":capture"));
+    assertNull(CheckoutSaga.orderOfAuthorizeKey(null));
+  }
 }
