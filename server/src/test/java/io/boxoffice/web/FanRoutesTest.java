@@ -180,6 +180,7 @@ class FanRoutesTest {
     JsonNode m = r.json();
     assertEquals("lobby", m.get("state").asText());
     assertTrue(!m.get("drawn").asBoolean(), "not drawn before the start: " + m);
+    assertTrue(!m.has("lottery"), "the draw's salt is nobody's before the draw: " + m);
     JsonNode summary = fan.send("GET", "/api/events/" + lobbyEvent + "/summary", null).json();
     assertEquals(summary.get("startsAt").asText(), m.get("startsAt").asText());
 
@@ -192,6 +193,10 @@ class FanRoutesTest {
       JsonNode after = fan.send("GET", "/api/events/" + started + "/queue/manifest", null).json();
       return after.get("drawn").asBoolean() && after.get("state").asText().equals("waiting");
     });
+    // Once drawn, the draw is public, so that the edge works out each lobby fan's place itself.
+    JsonNode drawn = fan.send("GET", "/api/events/" + started + "/queue/manifest", null).json();
+    assertTrue(drawn.path("lottery").path("salt").asText().matches("[0-9a-f]{64}"), "the draw's salt: " + drawn);
+    assertTrue(drawn.path("lottery").path("cohort").isIntegralNumber(), "the lobby's size: " + drawn);
   }
 
   @Test

@@ -61,10 +61,18 @@ public final class QueueRoutes extends AllDirectives {
    * {@code GET .../queue/manifest}: the public, cacheable state of the line. {@code startsAt} (the
    * sale's start, when scheduled) and {@code drawn} (the lobby's lottery has given its places) let
    * a waiting page tell by itself when to ask for its own place, and, with its place, how many
-   * are ahead and when its turn comes, without asking the origin anything private.
+   * are ahead and when its turn comes, without asking the origin anything private. Once drawn,
+   * {@code lottery} is the draw itself (the salt and the lobby's size): the place of each lobby
+   * join index follows from it (queue.domain.Lottery), so the CDN edge tells a lobby fan its
+   * place without asking the origin. The salt is secret only until the draw: after it, the
+   * places are fixed and each fan is told its own anyway.
    */
   public record PublicManifest(String state, long admittedUpTo, int admissionPerMinute, int seatsRemaining, String updatedAt,
-                               @JsonInclude(JsonInclude.Include.NON_NULL) String startsAt, boolean drawn) {}
+                               @JsonInclude(JsonInclude.Include.NON_NULL) String startsAt, boolean drawn,
+                               @JsonInclude(JsonInclude.Include.NON_NULL) Draw lottery) {}
+
+  /** The lobby's draw: the salt the room drew at the start and the number of lobby places it shuffled. */
+  public record Draw(String salt, long cohort) {}
 
   /** {@code GET .../queue/challenge}: a proof-of-work puzzle ({@code bits} 0: none needed). */
   public record Challenge(String challenge, int bits) {}
@@ -249,7 +257,8 @@ public final class QueueRoutes extends AllDirectives {
       if (Standing.closed(m)) return complete(api.error(Manifests.notFound()));
       PublicManifest body = new PublicManifest(m.state(), m.admittedUpTo(), m.admissionPerMinute(), m.seatsRemaining(),
           java.time.Instant.ofEpochMilli(m.updatedAt()).toString(),
-          m.startsAt() > 0 ? java.time.Instant.ofEpochMilli(m.startsAt()).toString() : null, m.salt() != null);
+          m.startsAt() > 0 ? java.time.Instant.ofEpochMilli(m.startsAt()).toString() : null, m.salt() != null,
+          m.salt() == null ? null : new Draw(m.salt(), m.cohortSize()));
       return complete(api.json(200, body).addHeader(RawHeader.create("Cache-Control", "public, max-age=5")));
     });
   }
