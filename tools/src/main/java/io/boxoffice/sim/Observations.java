@@ -18,6 +18,8 @@ final class Observations {
   final ConcurrentLinkedQueue<Sale> sales = new ConcurrentLinkedQueue<>();
   final ConcurrentLinkedQueue<DeniedHold> deniedHolds = new ConcurrentLinkedQueue<>();
   final LongAdder holds = new LongAdder();
+  /** Status answers that told the page "admitted": the first call of an admitted fan, not a waiting one's. */
+  final LongAdder statusesAdmitted = new LongAdder();
   final LongAdder seatsHeld = new LongAdder();
   /** Holds of named seats answered 200 with other seats than those named (all or nothing: must stay 0). */
   final LongAdder partialHolds = new LongAdder();

@@ -66,7 +66,11 @@ final class Page {
   /** Reads the tab's status and observes it; the state, or "" when there was none. */
   static CompletableFuture<String> status(Sale sale, Tab tab) {
     return sale.traffic.call("status", tab, "GET", sale.path("/queue/status"), null).thenCompose(r -> {
-      if (r.status() == 200) return CompletableFuture.completedFuture(observe(sale, tab, r.json()));
+      if (r.status() == 200) {
+        String state = observe(sale, tab, r.json());
+        if (state.equals("admitted")) sale.observed.statusesAdmitted.increment();
+        return CompletableFuture.completedFuture(state);
+      }
       // The page shows its join button again (token lost, or from another network): the fan joins again.
       if (r.status() == 403 && !r.error().equals("not_on_sale") && !tab.done.get()) return join(sale, tab).thenApply(j -> "");
       return CompletableFuture.completedFuture("");

@@ -351,7 +351,8 @@ public final class Simulator {
     }
     Map<String, Long> sent = new java.util.TreeMap<>();
     sale.traffic.answers().forEach((phase, byAnswer) -> sent.put(phase, byAnswer.values().stream().mapToLong(Long::longValue).sum()));
-    Map<String, Object> figures = EdgeFront.figures(edge.originRequestsSince(), sent, waitingMillis / 60_000.0);
+    Map<String, Object> figures = EdgeFront.figures(edge.originRequestsSince(), sent, sale.observed.statusesAdmitted.sum(),
+        waitingMillis / 60_000.0);
     String text = EdgeFront.summary(figures);
     Files.writeString(dir.resolve("edge.json"), new com.fasterxml.jackson.databind.ObjectMapper().writerWithDefaultPrettyPrinter()
         .writeValueAsString(figures));

@@ -48,15 +48,17 @@ class SimEdgeTest {
 
   @Test
   void edgeFiguresCountWhatReachedTheOriginPerWaitingFanMinute() {
+    // 100 of the status calls were answered "admitted": an admitted fan's first call, not a waiting one's.
     Map<String, Object> f = EdgeFront.figures(
-        Map.of("queue_manifest", 12L, "page", 3L, "queue_status", 45L, "queue_join", 100L, "hold", 90L),
-        Map.of("page", 100L, "manifest", 5_000L, "status", 900L, "join", 100L), 300.0);
+        Map.of("queue_manifest", 12L, "page", 3L, "queue_status", 145L, "queue_join", 100L, "hold", 90L),
+        Map.of("page", 100L, "manifest", 5_000L, "status", 1_000L, "join", 100L), 100, 300.0);
     assertEquals(15L, f.get("originWaitingPublicRequests"));
     assertEquals(45L, f.get("originWaitingPrivateRequests"));
     assertEquals(0.2, (Double) f.get("originRequestsPerWaitingFanPerMinute"), 1e-9);
     assertEquals(0.15, (Double) f.get("originPrivateRequestsPerWaitingFanPerMinute"), 1e-9);
     assertEquals(6_000L, f.get("waitingPageRequestsSent"));
     assertEquals(99.0, (Double) f.get("shareServedAtEdge"), 1e-9);
-    assertEquals(250L, f.get("originRequestsTotal"));
+    assertEquals(350L, f.get("originRequestsTotal"));
+    assertEquals(100L, f.get("statusesAnsweredAdmitted"));
   }
 }
