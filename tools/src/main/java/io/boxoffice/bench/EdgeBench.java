@@ -203,27 +203,8 @@ public final class EdgeBench {
   }
 
   private static String nginxConfig(Path dir, String eventId) {
-    return """
-        worker_processes 2;
-        daemon off;
-        user root;
-        pid %1$s/nginx.pid;
-        error_log %1$s/error.log warn;
-        events { worker_connections 4096; }
-        http {
-          access_log off;
-          sendfile on;
-          tcp_nopush on;
-          keepalive_requests 1000000;
-          client_body_temp_path %1$s/tmp;
-          proxy_temp_path %1$s/tmp;
-          fastcgi_temp_path %1$s/tmp;
-          uwsgi_temp_path %1$s/tmp;
-          scgi_temp_path %1$s/tmp;
-          server {
-            listen 127.0.0.1:%2$d;
-            root %1$s/root;
-            location = /api/events/%3$s/queue/manifest {
+    return PageBench.nginxConfig(dir, NGINX_PORT, """
+            location = /api/events/%1$s/queue/manifest {
               default_type "application/json";
               add_header Cache-Control "public, max-age=5";
               try_files /manifest.json =404;
@@ -233,8 +214,6 @@ public final class EdgeBench {
               add_header Cache-Control "public, max-age=60";
               try_files /page.html =404;
             }
-          }
-        }
-        """.formatted(dir, NGINX_PORT, eventId);
+        """.formatted(eventId));
   }
 }

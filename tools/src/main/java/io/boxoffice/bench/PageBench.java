@@ -208,6 +208,17 @@ public final class PageBench {
   }
 
   private static String nginxConfig(Path dir) {
+    return nginxConfig(dir, NGINX_PORT, """
+            location / {
+              default_type "text/html; charset=utf-8";
+              add_header Cache-Control "public, max-age=60";
+              try_files /waiting-room.html =404;
+            }
+        """);
+  }
+
+  /** nginx as the benches' peer: 2 workers, no logs, files under {@code dir/root}, these locations on loopback {@code port}. */
+  static String nginxConfig(Path dir, int port, String locations) {
     return """
         worker_processes 2;
         daemon off;
@@ -228,14 +239,10 @@ public final class PageBench {
           server {
             listen 127.0.0.1:%2$d;
             root %1$s/root;
-            location / {
-              default_type "text/html; charset=utf-8";
-              add_header Cache-Control "private, no-store";
-              try_files /waiting-room.html =404;
-            }
+        %3$s
           }
         }
-        """.formatted(dir, NGINX_PORT);
+        """.formatted(dir, port, locations);
   }
 
   static double median(List<Double> xs) {
