@@ -379,7 +379,7 @@ class KubernetesManifestsTest {
     CHECKS.put("every BOXOFFICE_ variable set is one the app reads", KubernetesManifestsTest::noUnknownVariables);
     CHECKS.put("every ConfigMap and Secret reference names an existing key", KubernetesManifestsTest::references);
     CHECKS.put("the RoleBinding lets the Deployments' ServiceAccount list pods", KubernetesManifestsTest::rbac);
-    CHECKS.put("pods annotate their own pod-deletion-cost: switched on, named by the downward API, allowed to patch pods",
+    CHECKS.put("inventory pods annotate their own pod-deletion-cost (switched on, named by the downward API, allowed to patch pods); the edge may not patch pods",
         KubernetesManifestsTest::podDeletionCost);
     CHECKS.put("BOXOFFICE_ROLES differs per Deployment and matches its role label", KubernetesManifestsTest::roles);
     CHECKS.put("cluster bootstrap finds every pod and advertises the pod IP", KubernetesManifestsTest::bootstrap);
@@ -659,29 +659,68 @@ class KubernetesManifestsTest {
     return problems;
   }
 
+  /** A variable's value in a Deployment's container: its own env entry, else the ConfigMap (envFrom). */
+  static String effective(Manifests m, Deployment d, String variable) {
+    Optional<EnvVar> own = nz(pod(d).getContainers().get(0).getEnv()).stream().filter(e -> e.getName().equals(variable)).findFirst();
+    if (own.isPresent()) return own.get().getValueFrom() == null ? own.get().getValue() : "(from " + own.get().getValueFrom() + ")";
+    return m.configMap().getData().get(variable);
+  }
+
+  /** The verbs the RoleBindings of {@code sa} grant on pods in {@code ns}. */
+  static Set<String> podVerbs(Manifests m, String ns, String sa) {
+    return m.all(RoleBinding.class).stream()
+        .filter(b -> ns.equals(b.getMetadata().getNamespace()))
+        .filter(b -> nz(b.getSubjects()).stream().anyMatch(s -> isServiceAccount(s, sa, ns)))
+        .filter(b -> "Role".equals(b.getRoleRef().getKind()))
+        .map(b -> m.find(Role.class, ns, b.getRoleRef().getName()))
+        .flatMap(Optional::stream)
+        .flatMap(r -> nz(r.getRules()).stream())
+        .filter(r -> (nz(r.getApiGroups()).contains("") || nz(r.getApiGroups()).contains("*"))
+            && (nz(r.getResources()).contains("pods") || nz(r.getResources()).contains("*")))
+        .flatMap(r -> nz(r.getVerbs()).stream())
+        .collect(Collectors.toCollection(TreeSet::new));
+  }
+
+  static final Set<String> WRITE_VERBS = Set.of("*", "patch", "update", "create", "delete", "deletecollection");
+
+  /**
+   * Only the inventory pods annotate themselves (the members the cost protects are inventory
+   * members), with a ServiceAccount of their own that may patch pods; the internet-facing edge
+   * switches the annotator off and its ServiceAccount may not change any pod.
+   */
   static List<String> podDeletionCost(Manifests m) {
     List<String> problems = new ArrayList<>();
+    Set<String> inventoryAccounts = new TreeSet<>();
     for (Deployment d : m.all(Deployment.class)) {
       String ns = d.getMetadata().getNamespace();
       String sa = pod(d).getServiceAccountName();
-      Container c = pod(d).getContainers().get(0);
-      String on = m.configMap().getData().get("BOXOFFICE_POD_DELETION_COST");
-      if (!"on".equals(on)) problems.add(name(d) + ": BOXOFFICE_POD_DELETION_COST is " + on + ", not on");
-      Optional<EnvVar> podName = nz(c.getEnv()).stream().filter(e -> e.getName().equals("BOXOFFICE_POD_NAME")).findFirst();
-      boolean fromDownwardApi = podName.isPresent() && podName.get().getValueFrom() != null
-          && podName.get().getValueFrom().getFieldRef() != null
-          && "metadata.name".equals(podName.get().getValueFrom().getFieldRef().getFieldPath());
-      if (!fromDownwardApi) problems.add(name(d) + ": BOXOFFICE_POD_NAME must come from the downward API's metadata.name");
-      boolean mayPatch = m.all(RoleBinding.class).stream()
-          .filter(b -> ns.equals(b.getMetadata().getNamespace()))
-          .filter(b -> nz(b.getSubjects()).stream().anyMatch(s -> isServiceAccount(s, sa, ns)))
-          .filter(b -> "Role".equals(b.getRoleRef().getKind()))
-          .map(b -> m.find(Role.class, ns, b.getRoleRef().getName()))
-          .flatMap(Optional::stream)
-          .flatMap(r -> nz(r.getRules()).stream())
-          .anyMatch(r -> nz(r.getApiGroups()).contains("") && nz(r.getResources()).contains("pods") && nz(r.getVerbs()).contains("patch"));
-      if (!mayPatch) problems.add(name(d) + ": no RoleBinding grants ServiceAccount " + sa + " patch on pods in " + ns);
+      String role = pod(d).getContainers().isEmpty() ? null : effective(m, d, "BOXOFFICE_ROLES");
+      Set<String> verbs = podVerbs(m, ns, String.valueOf(sa));
+      String on = effective(m, d, "BOXOFFICE_POD_DELETION_COST");
+      if ("inventory".equals(role)) {
+        inventoryAccounts.add(sa);
+        if (!"on".equals(on)) problems.add(name(d) + ": BOXOFFICE_POD_DELETION_COST is " + on + ", not on");
+        Container c = pod(d).getContainers().get(0);
+        Optional<EnvVar> podName = nz(c.getEnv()).stream().filter(e -> e.getName().equals("BOXOFFICE_POD_NAME")).findFirst();
+        boolean fromDownwardApi = podName.isPresent() && podName.get().getValueFrom() != null
+            && podName.get().getValueFrom().getFieldRef() != null
+            && "metadata.name".equals(podName.get().getValueFrom().getFieldRef().getFieldPath());
+        if (!fromDownwardApi) problems.add(name(d) + ": BOXOFFICE_POD_NAME must come from the downward API's metadata.name");
+        if (!verbs.contains("patch")) problems.add(name(d) + ": no RoleBinding grants ServiceAccount " + sa + " patch on pods in " + ns);
+      } else {
+        if (!"off".equals(on)) problems.add(name(d) + " (" + role + "): BOXOFFICE_POD_DELETION_COST is " + on + "; only inventory pods annotate themselves");
+        Set<String> writes = new TreeSet<>(verbs);
+        writes.retainAll(WRITE_VERBS);
+        if (!writes.isEmpty()) problems.add(name(d) + " (" + role + "): ServiceAccount " + sa + " may " + writes + " pods; it may only read them");
+      }
     }
+    for (Deployment d : m.all(Deployment.class)) {
+      String role = effective(m, d, "BOXOFFICE_ROLES");
+      if (!"inventory".equals(role) && inventoryAccounts.contains(pod(d).getServiceAccountName())) {
+        problems.add(name(d) + " (" + role + ") shares the inventory's ServiceAccount " + pod(d).getServiceAccountName());
+      }
+    }
+    if (inventoryAccounts.isEmpty()) problems.add("no inventory Deployment");
     return problems;
   }
 
@@ -1394,6 +1433,8 @@ class KubernetesManifestsTest {
   /** A way to break fresh copies of the manifests, and the check that must then complain. */
   record Breakage(String what, String check, Consumer<Manifests> breakIt) {}
 
+  static final String PDC = "inventory pods annotate their own pod-deletion-cost (switched on, named by the downward API, allowed to patch pods); the edge may not patch pods";
+
   static final List<Breakage> BREAKAGES = List.of(
       new Breakage("a typo in a field name", "every document is read without unknown fields",
           m -> container(m, "boxoffice-edge").setAdditionalProperty("readinesProbe", Map.of())),
@@ -1431,12 +1472,22 @@ class KubernetesManifestsTest {
           m -> m.all(RoleBinding.class).get(0).getSubjects().get(0).setName("default")),
       new Breakage("the Role without watch", "the RoleBinding lets the Deployments' ServiceAccount list pods",
           m -> m.all(Role.class).get(0).getRules().get(0).setVerbs(List.of("get", "list"))),
-      new Breakage("the annotator's Role without patch", "pods annotate their own pod-deletion-cost: switched on, named by the downward API, allowed to patch pods",
+      new Breakage("the annotator's Role without patch", "inventory pods annotate their own pod-deletion-cost (switched on, named by the downward API, allowed to patch pods); the edge may not patch pods",
           m -> m.find(Role.class, "boxoffice", "boxoffice-pod-annotator").orElseThrow().getRules().get(0).setVerbs(List.of("get"))),
-      new Breakage("the pod name from the pod IP", "pods annotate their own pod-deletion-cost: switched on, named by the downward API, allowed to patch pods",
+      new Breakage("the pod name from the pod IP", "inventory pods annotate their own pod-deletion-cost (switched on, named by the downward API, allowed to patch pods); the edge may not patch pods",
           m -> env(m, "boxoffice-inventory", "BOXOFFICE_POD_NAME").getValueFrom().getFieldRef().setFieldPath("status.podIP")),
-      new Breakage("the annotator switched off", "pods annotate their own pod-deletion-cost: switched on, named by the downward API, allowed to patch pods",
+      new Breakage("the annotator switched off", PDC,
           m -> m.configMap().getData().put("BOXOFFICE_POD_DELETION_COST", "off")),
+      new Breakage("the edge bound to the annotator's Role", PDC,
+          m -> m.find(RoleBinding.class, "boxoffice", "boxoffice-pod-annotator").orElseThrow().getSubjects()
+              .add(new Subject(null, "ServiceAccount", "boxoffice-edge", "boxoffice"))),
+      new Breakage("the edge on the inventory's ServiceAccount", PDC,
+          m -> pod(m.deployment("boxoffice-edge")).setServiceAccountName("boxoffice-inventory")),
+      new Breakage("the edge's reader Role widened to update pods", PDC,
+          m -> m.find(Role.class, "boxoffice", "boxoffice-pod-reader").orElseThrow().getRules().get(0)
+              .setVerbs(List.of("get", "watch", "list", "update"))),
+      new Breakage("the edge annotating itself", PDC,
+          m -> env(m, "boxoffice-edge", "BOXOFFICE_POD_DELETION_COST").setValue("on")),
       new Breakage("both Deployments inventory", "BOXOFFICE_ROLES differs per Deployment and matches its role label",
           m -> env(m, "boxoffice-edge", "BOXOFFICE_ROLES").setValue("inventory")),
       new Breakage("a bootstrap service name no pod carries", "cluster bootstrap finds every pod and advertises the pod IP",
