@@ -1,6 +1,8 @@
 package io.boxoffice.app;
 
 import com.typesafe.config.Config;
+import java.util.ArrayList;
+import java.util.List;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.FlywayException;
 import org.flywaydb.core.api.output.MigrateResult;
@@ -90,17 +92,36 @@ public final class Schema {
     String url = db.getString("url");
     boolean postgres = url.startsWith("jdbc:postgresql:");
     return Flyway.configure(Schema.class.getClassLoader())
-        .dataSource(url, db.getString("user"), db.getString("password"))
+        .dataSource(postgres ? forMigration(url) : url, db.getString("user"), db.getString("password"))
         .locations("classpath:schema/" + (postgres ? "postgres" : "h2"))
         .baselineOnMigrate(true)
         .baselineVersion(BASELINE_VERSION)
         .baselineDescription("tables made by the node before migrations")
         // The migrating Job may start before the database accepts connections.
         .connectRetries(5)
-        // schema/postgres/afterConnect.sql lifts the statement timeout that the nodes' URL sets:
-        // an index built over a big journal must not be cut off.
+        // schema/postgres/afterConnect.sql lifts the statement timeout that the nodes' URL sets, and
+        // forMigration the socket timeout: an index built over a big journal must not be cut off.
+        // schema/postgres/beforeMigrate.sql drops the INVALID index such a cut leaves behind.
         .cleanDisabled(true)
         .load();
+  }
+
+  /**
+   * The nodes' URL without their socket timeout ({@code socketTimeout=0}: none). The nodes' 10 s
+   * (boxoffice.db.postgres-parameters) is right for a journal write and fatal for a
+   * {@code CREATE INDEX CONCURRENTLY} over a grown journal: the driver closed the connection after
+   * 10 s of silence and left an INVALID index. The migration Job's own deadline
+   * (activeDeadlineSeconds) bounds a migration against a database that stopped answering.
+   */
+  static String forMigration(String url) {
+    int query = url.indexOf('?');
+    if (query < 0) return url + "?socketTimeout=0";
+    List<String> kept = new ArrayList<>();
+    for (String p : url.substring(query + 1).split("&")) {
+      if (!p.isEmpty() && !p.toLowerCase(java.util.Locale.ROOT).startsWith("sockettimeout=")) kept.add(p);
+    }
+    kept.add("socketTimeout=0");
+    return url.substring(0, query) + "?" + String.join("&", kept);
   }
 
   private static String url(Config config) {
