@@ -88,10 +88,15 @@ public final class Schema {
   }
 
   static Flyway flyway(Config config) {
+    return configure(config).load();
+  }
+
+  /** Flyway as {@code migrate} and {@code validate} use it (tests add locations of their own). */
+  static org.flywaydb.core.api.configuration.FluentConfiguration configure(Config config) {
     Config db = config.getConfig(NodeConfig.DB + ".db");
     String url = db.getString("url");
     boolean postgres = url.startsWith("jdbc:postgresql:");
-    return Flyway.configure(Schema.class.getClassLoader())
+    org.flywaydb.core.api.configuration.FluentConfiguration flyway = Flyway.configure(Schema.class.getClassLoader())
         .dataSource(postgres ? forMigration(url) : url, db.getString("user"), db.getString("password"))
         .locations("classpath:schema/" + (postgres ? "postgres" : "h2"))
         .baselineOnMigrate(true)
@@ -102,8 +107,15 @@ public final class Schema {
         // schema/postgres/afterConnect.sql lifts the statement timeout that the nodes' URL sets, and
         // forMigration the socket timeout: an index built over a big journal must not be cut off.
         // schema/postgres/beforeMigrate.sql drops the INVALID index such a cut leaves behind.
-        .cleanDisabled(true)
-        .load();
+        // Flyway holds its PostgreSQL lock in an open transaction by default, and CREATE INDEX
+        // CONCURRENTLY waits for every open transaction to end: a migration building an index
+        // concurrently waited on Flyway itself, for ever. A session-level advisory lock instead
+        // (SchemaMigrationTest#aConcurrentIndexMigrationRunsToItsEnd).
+        .cleanDisabled(true);
+    if (postgres) {
+      flyway.getConfigurationExtension(org.flywaydb.database.postgresql.PostgreSQLConfigurationExtension.class).setTransactionalLock(false);
+    }
+    return flyway;
   }
 
   /**

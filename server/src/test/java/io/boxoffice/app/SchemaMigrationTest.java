@@ -156,6 +156,26 @@ class SchemaMigrationTest {
     }
   }
 
+  /**
+   * A migration that builds an index CONCURRENTLY (outside a transaction) runs to its end
+   * through the migrate command's Flyway settings: it does not wait forever on Flyway's own lock.
+   */
+  @org.junit.jupiter.api.Test
+  void aConcurrentIndexMigrationRunsToItsEnd() throws Exception {
+    java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("boxoffice-cic");
+    java.nio.file.Files.writeString(dir.resolve("V900__concurrent_index.sql"),
+        "CREATE INDEX CONCURRENTLY IF NOT EXISTS event_tag_probe_idx ON event_tag (tag);\n");
+    try (ScratchDatabase db = ScratchDatabase.create(ScratchDatabase.Kind.POSTGRES)) {
+      Config node = NodeConfig.resolve(db.config());
+      org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(60), () -> {
+        Schema.configure(node).locations("classpath:schema/postgres", "filesystem:" + dir).load().migrate();
+      }, "a CREATE INDEX CONCURRENTLY migration finishes");
+      try (Connection c = db.connect(); Statement st = c.createStatement()) {
+        assertEquals(List.of(true), valid(st, "event_tag_probe_idx"));
+      }
+    }
+  }
+
   static List<Boolean> valid(Statement st, String index) throws SQLException {
     List<Boolean> out = new ArrayList<>();
     try (ResultSet rs = st.executeQuery("SELECT i.indisvalid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE c.relname = '" + index + "'")) {
