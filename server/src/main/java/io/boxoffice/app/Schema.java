@@ -48,6 +48,12 @@ public final class Schema {
 
   /** Brings the database to the newest version; what {@code java -jar boxoffice.jar migrate} runs. */
   public static MigrateResult migrate(Config config) {
+    return migrate(configure(config));
+  }
+
+  /** {@link #migrate(Config)} with Flyway configured by the caller (tests add locations). */
+  static MigrateResult migrate(org.flywaydb.core.api.configuration.FluentConfiguration configuration) {
+    forgetFailedMigrations(configuration);
     // Flyway migrates under a PostgreSQL advisory lock, but its baseline check runs before it:
     // nodes starting together on a database whose tables an older node made can find the history
     // table just created by another and still empty ("Unable to baseline ... already exists, and
@@ -55,7 +61,7 @@ public final class Schema {
     FlywayException last = null;
     for (int attempt = 1; attempt <= MIGRATE_ATTEMPTS; attempt++) {
       try {
-        return flyway(config).migrate();
+        return configuration.load().migrate();
       } catch (FlywayException e) {
         last = e;
         try {
@@ -66,7 +72,35 @@ public final class Schema {
         }
       }
     }
-    throw new IllegalStateException("cannot migrate the database at " + url(config) + ": " + last.getMessage(), last);
+    String url = configuration.getUrl() == null ? "?" : configuration.getUrl().replaceAll("\\?.*", "");
+    throw new IllegalStateException("cannot migrate the database at " + url + ": " + last.getMessage(), last);
+  }
+
+  /**
+   * Removes the history rows of failed migrations (PostgreSQL), as {@code flyway repair} would,
+   * without its realigning of checksums. A migration that runs outside a transaction (a CREATE
+   * INDEX CONCURRENTLY) and fails half-way is recorded as failed, and Flyway then refuses every
+   * later migrate ("Detected failed migration"): the release could not be migrated without a
+   * person running repair. Migrations here are written to be run again (IF NOT EXISTS), and the
+   * INVALID index the failed build left is dropped first (schema/postgres/beforeMigrate.sql), so
+   * the next migrate simply runs the failed one again.
+   */
+  static void forgetFailedMigrations(org.flywaydb.core.api.configuration.FluentConfiguration configuration) {
+    if (configuration.getUrl() == null || !configuration.getUrl().startsWith("jdbc:postgresql:")) return;
+    String table = configuration.getTable();
+    try (java.sql.Connection c = configuration.getDataSource().getConnection(); java.sql.Statement st = c.createStatement()) {
+      boolean exists;
+      try (java.sql.ResultSet rs = st.executeQuery("SELECT to_regclass('" + table.replace("'", "''") + "') IS NOT NULL")) {
+        exists = rs.next() && rs.getBoolean(1);
+      }
+      if (!exists) return;
+      int forgotten = st.executeUpdate("DELETE FROM \"" + table.replace("\"", "\"\"") + "\" WHERE NOT success");
+      if (forgotten > 0) {
+        org.slf4j.LoggerFactory.getLogger(Schema.class).warn("{} failed migration(s) in the history will run again", forgotten);
+      }
+    } catch (java.sql.SQLException e) {
+      // Not reachable yet: Flyway's own connect retries and errors follow.
+    }
   }
 
   /** How often a node asks Flyway to migrate before it gives up (other nodes may be migrating at the same time). */

@@ -176,6 +176,40 @@ class SchemaMigrationTest {
     }
   }
 
+  /**
+   * The whole cut-build story: a migration building an index CONCURRENTLY fails half-way (here on
+   * duplicates; in production a lost connection), leaving an INVALID index and a failed history
+   * row. Once the cause is gone, the next migrate runs it again (no manual repair) and the index
+   * ends valid, not skipped by IF NOT EXISTS.
+   */
+  @org.junit.jupiter.api.Test
+  void aConcurrentIndexMigrationThatFailedRunsAgainAndEndsValid() throws Exception {
+    java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("boxoffice-cut");
+    java.nio.file.Files.writeString(dir.resolve("V900__unique_status.sql"),
+        "CREATE UNIQUE INDEX CONCURRENTLY IF NOT EXISTS payment_status_probe_idx ON payment_simulator (status);\n");
+    try (ScratchDatabase db = ScratchDatabase.create(ScratchDatabase.Kind.POSTGRES)) {
+      Config node = NodeConfig.resolve(db.config());
+      Schema.migrate(node);
+      try (Connection c = db.connect(); Statement st = c.createStatement()) {
+        st.execute("INSERT INTO payment_simulator (authorize_key, authorization_id, amount_cents, status, updated_at)"
+            + " VALUES ('k1', 'a1', 1, 'AUTHORIZED', 1), ('k2', 'a2', 1, 'AUTHORIZED', 1)");
+      }
+      assertThrows(IllegalStateException.class,
+          () -> Schema.migrate(Schema.configure(node).locations("classpath:schema/postgres", "filesystem:" + dir)));
+      try (Connection c = db.connect(); Statement st = c.createStatement()) {
+        assertEquals(List.of(false), valid(st, "payment_status_probe_idx"), "the failed build left an INVALID index");
+        st.execute("DELETE FROM payment_simulator WHERE authorize_key = 'k2'");
+      }
+      Schema.migrate(Schema.configure(node).locations("classpath:schema/postgres", "filesystem:" + dir));
+      try (Connection c = db.connect(); Statement st = c.createStatement()) {
+        assertEquals(List.of(true), valid(st, "payment_status_probe_idx"), "run again, and valid");
+        try (ResultSet rs = st.executeQuery("SELECT count(*) FROM flyway_schema_history WHERE version = '900' AND success")) {
+          assertTrue(rs.next() && rs.getInt(1) == 1, "recorded once, as a success");
+        }
+      }
+    }
+  }
+
   static List<Boolean> valid(Statement st, String index) throws SQLException {
     List<Boolean> out = new ArrayList<>();
     try (ResultSet rs = st.executeQuery("SELECT i.indisvalid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE c.relname = '" + index + "'")) {
