@@ -70,8 +70,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 
 /**
- * Renders the kustomize base and the example overlay of {@code k8s/} as {@code kubectl apply -k}
- * would (resources, images, patches: {@link Kustomize}, the subset k8s/ uses), reads the result
+ * Renders the kustomize base and the example overlay of {@code k8s/} with the real
+ * {@code kubectl kustomize} ({@link Kustomize}: what {@code kubectl apply -k} sends), reads the result
  * into typed Kubernetes objects (the fabric8 model) and checks that the pieces fit: selectors,
  * ports, probes, environment, ConfigMap and Secret keys, RBAC, roles, scheduling, shutdown
  * budget against the node's own coordinated shutdown, split-brain resolver settings, network
