@@ -5,7 +5,7 @@
 --     -v owner_password="$OWNER_PASSWORD" -v app_password="$APP_PASSWORD" -f schema/roles.sql
 --
 -- owner (boxoffice_owner): owns the schema's tables; only the migration Job
---   (`java -jar boxoffice.jar migrate`, k8s/migrate-job.yaml) logs in as it.
+--   (`java -jar boxoffice.jar migrate`, k8s/migrate/job.yaml) logs in as it.
 -- app (boxoffice_app): what the nodes log in as: reads and writes rows (SELECT, INSERT, UPDATE,
 --   DELETE; the journal's sequence), never creates, alters, drops or truncates anything. Nodes
 --   only validate the schema at start (boxoffice.db.schema: auto validates on Kubernetes).

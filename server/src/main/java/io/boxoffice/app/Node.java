@@ -165,6 +165,10 @@ public final class Node {
           .toCompletableFuture().get(settings.startTimeout().toMillis(), TimeUnit.MILLISECONDS);
       Metrics metrics = new Metrics();
       MetricsRoutes.publish(system.classicSystem(), metrics);
+      // The earliest expiry of Artery's certificates (NaN with remote TLS off): alerted before it comes.
+      metrics.gauge("boxoffice_remote_tls_certificate_expiry_timestamp_seconds",
+          "Earliest notAfter (epoch seconds) of the certificates in Artery's key and trust stores",
+          io.micrometer.core.instrument.Tags.empty(), RemoteTls.expiryGauge(config));
       io.boxoffice.common.Tracing tracing = options.tracing() != null ? options.tracing()
           : io.boxoffice.common.Tracing.fromConfig(config);
       system.getWhenTerminated().thenRun(tracing::close);

@@ -93,4 +93,50 @@ final class RemoteTls {
       throw new NodeSecrets.Refused("boxoffice refuses to start: cannot read the trust store " + file + ": " + e.getMessage());
     }
   }
+
+  /**
+   * The earliest expiry, in epoch seconds, of every certificate in the node's key and trust stores
+   * as they are on disk now (what cert-manager last wrote), or NaN when remote TLS is off or a
+   * store cannot be read. The gauge {@code boxoffice_remote_tls_certificate_expiry_timestamp_seconds}
+   * (alert BoxofficeArteryCertificateExpiresSoon).
+   */
+  static double earliestExpiry(Config base) {
+    if (!base.hasPath("boxoffice.remote-tls") || !base.getBoolean("boxoffice.remote-tls.enabled")) return Double.NaN;
+    Config c = base.getConfig("boxoffice.remote-tls");
+    try {
+      Instant earliest = null;
+      for (String[] store : new String[][] {{c.getString("key-store"), c.getString("key-store-password")},
+          {c.getString("trust-store"), c.getString("trust-store-password")}}) {
+        KeyStore ks = open(store[0], store[1], "BOXOFFICE_REMOTE_KEY_STORE", "BOXOFFICE_REMOTE_KEY_STORE_PASSWORD");
+        for (String alias : Collections.list(ks.aliases())) {
+          java.security.cert.Certificate[] chain = ks.isKeyEntry(alias) ? ks.getCertificateChain(alias)
+              : new java.security.cert.Certificate[] {ks.getCertificate(alias)};
+          for (java.security.cert.Certificate cert : chain == null ? new java.security.cert.Certificate[0] : chain) {
+            if (!(cert instanceof X509Certificate x)) continue;
+            Instant notAfter = x.getNotAfter().toInstant();
+            if (earliest == null || notAfter.isBefore(earliest)) earliest = notAfter;
+          }
+        }
+      }
+      return earliest == null ? Double.NaN : earliest.getEpochSecond();
+    } catch (RuntimeException | java.security.KeyStoreException unreadable) {
+      return Double.NaN;
+    }
+  }
+
+  /** {@link #earliestExpiry} read at most once a minute (every scrape would otherwise open both stores). */
+  static java.util.function.Supplier<Number> expiryGauge(Config base) {
+    long[] readAt = {Long.MIN_VALUE};
+    double[] value = {Double.NaN};
+    return () -> {
+      synchronized (readAt) {
+        long now = System.nanoTime();
+        if (readAt[0] == Long.MIN_VALUE || now - readAt[0] > 60_000_000_000L) {
+          value[0] = earliestExpiry(base);
+          readAt[0] = now;
+        }
+        return value[0];
+      }
+    };
+  }
 }

@@ -1,6 +1,8 @@
 package io.boxoffice.app;
 
 import com.typesafe.config.Config;
+import java.util.ArrayList;
+import java.util.List;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.FlywayException;
 import org.flywaydb.core.api.output.MigrateResult;
@@ -46,6 +48,12 @@ public final class Schema {
 
   /** Brings the database to the newest version; what {@code java -jar boxoffice.jar migrate} runs. */
   public static MigrateResult migrate(Config config) {
+    return migrate(configure(config));
+  }
+
+  /** {@link #migrate(Config)} with Flyway configured by the caller (tests add locations). */
+  static MigrateResult migrate(org.flywaydb.core.api.configuration.FluentConfiguration configuration) {
+    forgetFailedMigrations(configuration);
     // Flyway migrates under a PostgreSQL advisory lock, but its baseline check runs before it:
     // nodes starting together on a database whose tables an older node made can find the history
     // table just created by another and still empty ("Unable to baseline ... already exists, and
@@ -53,7 +61,7 @@ public final class Schema {
     FlywayException last = null;
     for (int attempt = 1; attempt <= MIGRATE_ATTEMPTS; attempt++) {
       try {
-        return flyway(config).migrate();
+        return configuration.load().migrate();
       } catch (FlywayException e) {
         last = e;
         try {
@@ -64,7 +72,35 @@ public final class Schema {
         }
       }
     }
-    throw new IllegalStateException("cannot migrate the database at " + url(config) + ": " + last.getMessage(), last);
+    String url = configuration.getUrl() == null ? "?" : configuration.getUrl().replaceAll("\\?.*", "");
+    throw new IllegalStateException("cannot migrate the database at " + url + ": " + last.getMessage(), last);
+  }
+
+  /**
+   * Removes the history rows of failed migrations (PostgreSQL), as {@code flyway repair} would,
+   * without its realigning of checksums. A migration that runs outside a transaction (a CREATE
+   * INDEX CONCURRENTLY) and fails half-way is recorded as failed, and Flyway then refuses every
+   * later migrate ("Detected failed migration"): the release could not be migrated without a
+   * person running repair. Migrations here are written to be run again (IF NOT EXISTS), and the
+   * INVALID index the failed build left is dropped first (schema/postgres/beforeMigrate.sql), so
+   * the next migrate simply runs the failed one again.
+   */
+  static void forgetFailedMigrations(org.flywaydb.core.api.configuration.FluentConfiguration configuration) {
+    if (configuration.getUrl() == null || !configuration.getUrl().startsWith("jdbc:postgresql:")) return;
+    String table = configuration.getTable();
+    try (java.sql.Connection c = configuration.getDataSource().getConnection(); java.sql.Statement st = c.createStatement()) {
+      boolean exists;
+      try (java.sql.ResultSet rs = st.executeQuery("SELECT to_regclass('" + table.replace("'", "''") + "') IS NOT NULL")) {
+        exists = rs.next() && rs.getBoolean(1);
+      }
+      if (!exists) return;
+      int forgotten = st.executeUpdate("DELETE FROM \"" + table.replace("\"", "\"\"") + "\" WHERE NOT success");
+      if (forgotten > 0) {
+        org.slf4j.LoggerFactory.getLogger(Schema.class).warn("{} failed migration(s) in the history will run again", forgotten);
+      }
+    } catch (java.sql.SQLException e) {
+      // Not reachable yet: Flyway's own connect retries and errors follow.
+    }
   }
 
   /** How often a node asks Flyway to migrate before it gives up (other nodes may be migrating at the same time). */
@@ -86,21 +122,52 @@ public final class Schema {
   }
 
   static Flyway flyway(Config config) {
+    return configure(config).load();
+  }
+
+  /** Flyway as {@code migrate} and {@code validate} use it (tests add locations of their own). */
+  static org.flywaydb.core.api.configuration.FluentConfiguration configure(Config config) {
     Config db = config.getConfig(NodeConfig.DB + ".db");
     String url = db.getString("url");
     boolean postgres = url.startsWith("jdbc:postgresql:");
-    return Flyway.configure(Schema.class.getClassLoader())
-        .dataSource(url, db.getString("user"), db.getString("password"))
+    org.flywaydb.core.api.configuration.FluentConfiguration flyway = Flyway.configure(Schema.class.getClassLoader())
+        .dataSource(postgres ? forMigration(url) : url, db.getString("user"), db.getString("password"))
         .locations("classpath:schema/" + (postgres ? "postgres" : "h2"))
         .baselineOnMigrate(true)
         .baselineVersion(BASELINE_VERSION)
         .baselineDescription("tables made by the node before migrations")
         // The migrating Job may start before the database accepts connections.
         .connectRetries(5)
-        // schema/postgres/afterConnect.sql lifts the statement timeout that the nodes' URL sets:
-        // an index built over a big journal must not be cut off.
-        .cleanDisabled(true)
-        .load();
+        // schema/postgres/afterConnect.sql lifts the statement timeout that the nodes' URL sets, and
+        // forMigration the socket timeout: an index built over a big journal must not be cut off.
+        // schema/postgres/beforeMigrate.sql drops the INVALID index such a cut leaves behind.
+        // Flyway holds its PostgreSQL lock in an open transaction by default, and CREATE INDEX
+        // CONCURRENTLY waits for every open transaction to end: a migration building an index
+        // concurrently waited on Flyway itself, for ever. A session-level advisory lock instead
+        // (SchemaMigrationTest#aConcurrentIndexMigrationRunsToItsEnd).
+        .cleanDisabled(true);
+    if (postgres) {
+      flyway.getConfigurationExtension(org.flywaydb.database.postgresql.PostgreSQLConfigurationExtension.class).setTransactionalLock(false);
+    }
+    return flyway;
+  }
+
+  /**
+   * The nodes' URL without their socket timeout ({@code socketTimeout=0}: none). The nodes' 10 s
+   * (boxoffice.db.postgres-parameters) is right for a journal write and fatal for a
+   * {@code CREATE INDEX CONCURRENTLY} over a grown journal: the driver closed the connection after
+   * 10 s of silence and left an INVALID index. The migration Job's own deadline
+   * (activeDeadlineSeconds) bounds a migration against a database that stopped answering.
+   */
+  static String forMigration(String url) {
+    int query = url.indexOf('?');
+    if (query < 0) return url + "?socketTimeout=0";
+    List<String> kept = new ArrayList<>();
+    for (String p : url.substring(query + 1).split("&")) {
+      if (!p.isEmpty() && !p.toLowerCase(java.util.Locale.ROOT).startsWith("sockettimeout=")) kept.add(p);
+    }
+    kept.add("socketTimeout=0");
+    return url.substring(0, query) + "?" + String.join("&", kept);
   }
 
   private static String url(Config config) {

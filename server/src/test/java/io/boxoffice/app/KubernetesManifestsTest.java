@@ -70,8 +70,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 
 /**
- * Renders the kustomize base and the example overlay of {@code k8s/} as {@code kubectl apply -k}
- * would (resources, images, patches: {@link Kustomize}, the subset k8s/ uses), reads the result
+ * Renders the kustomize base and the example overlay of {@code k8s/} with the real
+ * {@code kubectl kustomize} ({@link Kustomize}: what {@code kubectl apply -k} sends), reads the result
  * into typed Kubernetes objects (the fabric8 model) and checks that the pieces fit: selectors,
  * ports, probes, environment, ConfigMap and Secret keys, RBAC, roles, scheduling, shutdown
  * budget against the node's own coordinated shutdown, split-brain resolver settings, network
@@ -381,7 +381,7 @@ class KubernetesManifestsTest {
     CHECKS.put("every BOXOFFICE_ variable set is one the app reads", KubernetesManifestsTest::noUnknownVariables);
     CHECKS.put("every ConfigMap and Secret reference names an existing key", KubernetesManifestsTest::references);
     CHECKS.put("the RoleBinding lets the Deployments' ServiceAccount list pods", KubernetesManifestsTest::rbac);
-    CHECKS.put("pods annotate their own pod-deletion-cost: switched on, named by the downward API, allowed to patch pods",
+    CHECKS.put("inventory pods annotate their own pod-deletion-cost (switched on, named by the downward API, allowed to patch pods); the edge may not patch pods",
         KubernetesManifestsTest::podDeletionCost);
     CHECKS.put("BOXOFFICE_ROLES differs per Deployment and matches its role label", KubernetesManifestsTest::roles);
     CHECKS.put("cluster bootstrap finds every pod and advertises the pod IP", KubernetesManifestsTest::bootstrap);
@@ -662,29 +662,68 @@ class KubernetesManifestsTest {
     return problems;
   }
 
+  /** A variable's value in a Deployment's container: its own env entry, else the ConfigMap (envFrom). */
+  static String effective(Manifests m, Deployment d, String variable) {
+    Optional<EnvVar> own = nz(pod(d).getContainers().get(0).getEnv()).stream().filter(e -> e.getName().equals(variable)).findFirst();
+    if (own.isPresent()) return own.get().getValueFrom() == null ? own.get().getValue() : "(from " + own.get().getValueFrom() + ")";
+    return m.configMap().getData().get(variable);
+  }
+
+  /** The verbs the RoleBindings of {@code sa} grant on pods in {@code ns}. */
+  static Set<String> podVerbs(Manifests m, String ns, String sa) {
+    return m.all(RoleBinding.class).stream()
+        .filter(b -> ns.equals(b.getMetadata().getNamespace()))
+        .filter(b -> nz(b.getSubjects()).stream().anyMatch(s -> isServiceAccount(s, sa, ns)))
+        .filter(b -> "Role".equals(b.getRoleRef().getKind()))
+        .map(b -> m.find(Role.class, ns, b.getRoleRef().getName()))
+        .flatMap(Optional::stream)
+        .flatMap(r -> nz(r.getRules()).stream())
+        .filter(r -> (nz(r.getApiGroups()).contains("") || nz(r.getApiGroups()).contains("*"))
+            && (nz(r.getResources()).contains("pods") || nz(r.getResources()).contains("*")))
+        .flatMap(r -> nz(r.getVerbs()).stream())
+        .collect(Collectors.toCollection(TreeSet::new));
+  }
+
+  static final Set<String> WRITE_VERBS = Set.of("*", "patch", "update", "create", "delete", "deletecollection");
+
+  /**
+   * Only the inventory pods annotate themselves (the members the cost protects are inventory
+   * members), with a ServiceAccount of their own that may patch pods; the internet-facing edge
+   * switches the annotator off and its ServiceAccount may not change any pod.
+   */
   static List<String> podDeletionCost(Manifests m) {
     List<String> problems = new ArrayList<>();
+    Set<String> inventoryAccounts = new TreeSet<>();
     for (Deployment d : m.all(Deployment.class)) {
       String ns = d.getMetadata().getNamespace();
       String sa = pod(d).getServiceAccountName();
-      Container c = pod(d).getContainers().get(0);
-      String on = m.configMap().getData().get("BOXOFFICE_POD_DELETION_COST");
-      if (!"on".equals(on)) problems.add(name(d) + ": BOXOFFICE_POD_DELETION_COST is " + on + ", not on");
-      Optional<EnvVar> podName = nz(c.getEnv()).stream().filter(e -> e.getName().equals("BOXOFFICE_POD_NAME")).findFirst();
-      boolean fromDownwardApi = podName.isPresent() && podName.get().getValueFrom() != null
-          && podName.get().getValueFrom().getFieldRef() != null
-          && "metadata.name".equals(podName.get().getValueFrom().getFieldRef().getFieldPath());
-      if (!fromDownwardApi) problems.add(name(d) + ": BOXOFFICE_POD_NAME must come from the downward API's metadata.name");
-      boolean mayPatch = m.all(RoleBinding.class).stream()
-          .filter(b -> ns.equals(b.getMetadata().getNamespace()))
-          .filter(b -> nz(b.getSubjects()).stream().anyMatch(s -> isServiceAccount(s, sa, ns)))
-          .filter(b -> "Role".equals(b.getRoleRef().getKind()))
-          .map(b -> m.find(Role.class, ns, b.getRoleRef().getName()))
-          .flatMap(Optional::stream)
-          .flatMap(r -> nz(r.getRules()).stream())
-          .anyMatch(r -> nz(r.getApiGroups()).contains("") && nz(r.getResources()).contains("pods") && nz(r.getVerbs()).contains("patch"));
-      if (!mayPatch) problems.add(name(d) + ": no RoleBinding grants ServiceAccount " + sa + " patch on pods in " + ns);
+      String role = pod(d).getContainers().isEmpty() ? null : effective(m, d, "BOXOFFICE_ROLES");
+      Set<String> verbs = podVerbs(m, ns, String.valueOf(sa));
+      String on = effective(m, d, "BOXOFFICE_POD_DELETION_COST");
+      if ("inventory".equals(role)) {
+        inventoryAccounts.add(sa);
+        if (!"on".equals(on)) problems.add(name(d) + ": BOXOFFICE_POD_DELETION_COST is " + on + ", not on");
+        Container c = pod(d).getContainers().get(0);
+        Optional<EnvVar> podName = nz(c.getEnv()).stream().filter(e -> e.getName().equals("BOXOFFICE_POD_NAME")).findFirst();
+        boolean fromDownwardApi = podName.isPresent() && podName.get().getValueFrom() != null
+            && podName.get().getValueFrom().getFieldRef() != null
+            && "metadata.name".equals(podName.get().getValueFrom().getFieldRef().getFieldPath());
+        if (!fromDownwardApi) problems.add(name(d) + ": BOXOFFICE_POD_NAME must come from the downward API's metadata.name");
+        if (!verbs.contains("patch")) problems.add(name(d) + ": no RoleBinding grants ServiceAccount " + sa + " patch on pods in " + ns);
+      } else {
+        if (!"off".equals(on)) problems.add(name(d) + " (" + role + "): BOXOFFICE_POD_DELETION_COST is " + on + "; only inventory pods annotate themselves");
+        Set<String> writes = new TreeSet<>(verbs);
+        writes.retainAll(WRITE_VERBS);
+        if (!writes.isEmpty()) problems.add(name(d) + " (" + role + "): ServiceAccount " + sa + " may " + writes + " pods; it may only read them");
+      }
     }
+    for (Deployment d : m.all(Deployment.class)) {
+      String role = effective(m, d, "BOXOFFICE_ROLES");
+      if (!"inventory".equals(role) && inventoryAccounts.contains(pod(d).getServiceAccountName())) {
+        problems.add(name(d) + " (" + role + ") shares the inventory's ServiceAccount " + pod(d).getServiceAccountName());
+      }
+    }
+    if (inventoryAccounts.isEmpty()) problems.add("no inventory Deployment");
     return problems;
   }
 
@@ -1318,21 +1357,26 @@ class KubernetesManifestsTest {
     assertFalse(variablesTheAppReads().isEmpty());
   }
 
-  /** Nothing under k8s/ escapes the checks: every manifest is a resource or patch of a kustomization, or the Secret template. */
+  /** The kustomizations an installation applies: the nodes, the release's migration, the monitoring; and the bases they build on. */
+  static final List<Path> KUSTOMIZATIONS = List.of(BASE, OVERLAY, MIGRATE, OVERLAY.resolve("migrate"), OVERLAY.resolve("release"),
+      OVERLAY.resolve("monitoring"), K8S.resolve("monitoring"));
+
+  /** Nothing under k8s/ escapes the checks: every manifest is a resource, component or patch of a kustomization, or the Secret template. */
   @Test
   void everyManifestIsPartOfAKustomization() throws IOException {
     Set<Path> reached = new TreeSet<>();
     reached.add(SECRET_TEMPLATE.normalize());
-    for (Path k : List.of(BASE, OVERLAY, MIGRATE)) {
+    for (Path k : KUSTOMIZATIONS) {
       JsonNode kustomization = YAML.readTree(k.resolve("kustomization.yaml").toFile());
       reached.add(k.resolve("kustomization.yaml").normalize());
       kustomization.path("resources").forEach(r -> reached.add(k.resolve(r.asText()).normalize()));
       kustomization.path("patches").forEach(r -> reached.add(k.resolve(r.path("path").asText()).normalize()));
+      kustomization.path("components").forEach(r -> assertTrue(KUSTOMIZATIONS.contains(k.resolve(r.asText()).normalize()), k + ": component " + r));
     }
     List<Path> files;
     try (Stream<Path> walk = Files.walk(K8S)) {
       files = walk.filter(p -> p.toString().endsWith(".yaml") || p.toString().endsWith(".yml"))
-          .filter(p -> !p.startsWith(K8S.resolve("monitoring"))).map(Path::normalize).sorted().toList();
+          .filter(p -> !p.equals(K8S.resolve("monitoring/prometheus-rules-test.yaml"))).map(Path::normalize).sorted().toList();
     }
     for (Path f : files) assertTrue(reached.contains(f), f + " is in no kustomization: apply -k would skip it and no check reads it");
   }
@@ -1343,13 +1387,93 @@ class KubernetesManifestsTest {
     assertEquals("boxoffice", pod(base.deployment("boxoffice-edge")).getContainers().get(0).getImage());
     assertEquals("registry.example.com/boxoffice@sha256:" + "0".repeat(64), pod(overlay.deployment("boxoffice-edge")).getContainers().get(0).getImage(),
         "images: newName and digest replace the base's name");
-    assertTrue(overlay.configMap().getData().get("BOXOFFICE_DB_URL").contains("postgres.example.internal"), "the ConfigMap patch applies");
+    assertTrue(overlay.configMap().getData().get("BOXOFFICE_DB_URL").contains("postgres.example.internal"), "the overlay's config.env merges");
     assertEquals(base.configMap().getData().get("BOXOFFICE_SERVICE_NAME"), overlay.configMap().getData().get("BOXOFFICE_SERVICE_NAME"),
-        "keys the patch leaves alone stay");
+        "keys the overlay leaves alone stay");
     Container edge = pod(overlay.deployment("boxoffice-edge")).getContainers().get(0);
     assertEquals(new Quantity("2"), edge.getResources().getRequests().get("cpu"), "the Deployment patch merges the container by name");
     assertEquals(pod(base.deployment("boxoffice-edge")).getContainers().get(0).getEnv(), edge.getEnv(), "and keeps what it does not name");
     assertTrue(overlay.all(NetworkPolicy.class).stream().anyMatch(p -> p.getMetadata().getName().equals("boxoffice-prometheus")));
+  }
+
+  /** The name of the one ConfigMap, and the ConfigMaps every Deployment's envFrom names. */
+  static String configMapName(Manifests m) {
+    assertEquals(1, m.all(ConfigMap.class).size());
+    String name = m.configMap().getMetadata().getName();
+    for (Deployment d : m.all(Deployment.class)) {
+      assertEquals(List.of(name), nz(pod(d).getContainers().get(0).getEnvFrom()).stream()
+          .filter(e -> e.getConfigMapRef() != null).map(e -> e.getConfigMapRef().getName()).toList(), name(d) + " reads the generated ConfigMap");
+    }
+    return name;
+  }
+
+  /**
+   * configMapGenerator: the ConfigMap's name carries a hash of its content and both Deployments
+   * name it, so a changed setting changes the pod templates (every pod rolls) and a pod that
+   * restarts later runs the configuration it was rolled out with. Checked on a copy of k8s/ whose
+   * overlay config.env changes one value.
+   */
+  @Test
+  void aConfigChangeRenamesTheConfigMapAndSoRollsThePods() throws IOException {
+    String before = configMapName(load(OVERLAY));
+    assertTrue(before.matches("boxoffice-config-[a-z0-9]{10}"), "a hash suffix: " + before);
+    Path copy = Files.createTempDirectory("boxoffice-k8s").resolve("k8s");
+    try (Stream<Path> walk = Files.walk(K8S)) {
+      for (Path p : walk.toList()) {
+        Path to = copy.resolve(K8S.relativize(p).toString());
+        if (Files.isDirectory(p)) Files.createDirectories(to);
+        else Files.copy(p, to);
+      }
+    }
+    Path env = copy.resolve("overlays/example/config.env");
+    Files.writeString(env, Files.readString(env).replace("BOXOFFICE_APP_VERSION=0.1.0", "BOXOFFICE_APP_VERSION=0.1.1"));
+    Manifests changed = load(copy.resolve("overlays/example"));
+    String after = configMapName(changed);
+    assertEquals("0.1.1", changed.configMap().getData().get("BOXOFFICE_APP_VERSION"));
+    assertTrue(after.startsWith("boxoffice-config-"));
+    assertFalse(after.equals(before), "another content, another name: the Deployments' templates change and roll");
+  }
+
+  /** A `kubectl rollout status` that names one Deployment: the only form kubectl accepts. */
+  static final Pattern ONE_ROLLOUT_WAIT = Pattern.compile("rollout status (deployment|deploy|deployments)/[A-Za-z0-9$_{}-]+( |$|`)(?!.*(deployment|deploy)/)");
+
+  /** The lines of {@code text} that wait for rollouts in a way kubectl refuses. */
+  static List<String> badRolloutWaits(String text) {
+    List<String> bad = new ArrayList<>();
+    for (String line : text.split("\n")) {
+      int at = line.indexOf("rollout status");
+      // Prose naming the command (`rollout status`), not running it.
+      if (at < 0 || line.startsWith("`", at + "rollout status".length())) continue;
+      if (!ONE_ROLLOUT_WAIT.matcher(line.substring(at)).lookingAt()) bad.add(line.trim());
+    }
+    return bad;
+  }
+
+  /**
+   * Key rotation and every other procedure wait for each Deployment on its own: `kubectl rollout
+   * status deployment` (all of them) errors at once, so a script's wait between phases never
+   * happened. Every doc and script of k8s/, docs/operations and chaos/ is read.
+   */
+  @Test
+  void everyRolloutWaitNamesOneDeployment() throws IOException {
+    assertEquals(1, badRolloutWaits("kubectl -n boxoffice rollout status deployment --timeout=30m").size(), "the old key-rotation line");
+    assertEquals(1, badRolloutWaits("kubectl rollout status deployment/boxoffice-inventory deployment/boxoffice-edge").size());
+    assertEquals(0, badRolloutWaits("kubectl -n boxoffice rollout status deployment/$d --timeout=30m || return 1").size());
+    List<String> problems = new ArrayList<>();
+    for (Path root : List.of(K8S, Path.of("docs/operations"), Path.of("chaos"))) {
+      try (Stream<Path> walk = Files.walk(root)) {
+        for (Path f : walk.filter(Files::isRegularFile).filter(f -> !f.toString().contains("/target/")).toList()) {
+          String text;
+          try {
+            text = Files.readString(f);
+          } catch (java.nio.charset.MalformedInputException binary) {
+            continue;
+          }
+          for (String line : badRolloutWaits(text)) problems.add(f + ": " + line);
+        }
+      }
+    }
+    assertTrue(problems.isEmpty(), "rollout status takes one resource:\n" + String.join("\n", problems));
   }
 
   /** The arithmetic behind terminationGracePeriodSeconds, spelled out. */
@@ -1415,6 +1539,8 @@ class KubernetesManifestsTest {
   /** A way to break fresh copies of the manifests, and the check that must then complain. */
   record Breakage(String what, String check, Consumer<Manifests> breakIt) {}
 
+  static final String PDC = "inventory pods annotate their own pod-deletion-cost (switched on, named by the downward API, allowed to patch pods); the edge may not patch pods";
+
   static final List<Breakage> BREAKAGES = List.of(
       new Breakage("a typo in a field name", "every document is read without unknown fields",
           m -> container(m, "boxoffice-edge").setAdditionalProperty("readinesProbe", Map.of())),
@@ -1449,15 +1575,25 @@ class KubernetesManifestsTest {
       new Breakage("envFrom naming a missing ConfigMap", "every ConfigMap and Secret reference names an existing key",
           m -> container(m, "boxoffice-edge").getEnvFrom().get(0).getConfigMapRef().setName("boxoffice-conf")),
       new Breakage("the RoleBinding bound to another ServiceAccount", "the RoleBinding lets the Deployments' ServiceAccount list pods",
-          m -> m.all(RoleBinding.class).get(0).getSubjects().get(0).setName("default")),
+          m -> m.find(RoleBinding.class, "boxoffice", "boxoffice-pod-reader").orElseThrow().getSubjects().forEach(x -> x.setName("default"))),
       new Breakage("the Role without watch", "the RoleBinding lets the Deployments' ServiceAccount list pods",
-          m -> m.all(Role.class).get(0).getRules().get(0).setVerbs(List.of("get", "list"))),
-      new Breakage("the annotator's Role without patch", "pods annotate their own pod-deletion-cost: switched on, named by the downward API, allowed to patch pods",
+          m -> m.find(Role.class, "boxoffice", "boxoffice-pod-reader").orElseThrow().getRules().get(0).setVerbs(List.of("get", "list"))),
+      new Breakage("the annotator's Role without patch", "inventory pods annotate their own pod-deletion-cost (switched on, named by the downward API, allowed to patch pods); the edge may not patch pods",
           m -> m.find(Role.class, "boxoffice", "boxoffice-pod-annotator").orElseThrow().getRules().get(0).setVerbs(List.of("get"))),
-      new Breakage("the pod name from the pod IP", "pods annotate their own pod-deletion-cost: switched on, named by the downward API, allowed to patch pods",
+      new Breakage("the pod name from the pod IP", "inventory pods annotate their own pod-deletion-cost (switched on, named by the downward API, allowed to patch pods); the edge may not patch pods",
           m -> env(m, "boxoffice-inventory", "BOXOFFICE_POD_NAME").getValueFrom().getFieldRef().setFieldPath("status.podIP")),
-      new Breakage("the annotator switched off", "pods annotate their own pod-deletion-cost: switched on, named by the downward API, allowed to patch pods",
+      new Breakage("the annotator switched off", PDC,
           m -> m.configMap().getData().put("BOXOFFICE_POD_DELETION_COST", "off")),
+      new Breakage("the edge bound to the annotator's Role", PDC,
+          m -> m.find(RoleBinding.class, "boxoffice", "boxoffice-pod-annotator").orElseThrow().getSubjects()
+              .add(new Subject(null, "ServiceAccount", "boxoffice-edge", "boxoffice"))),
+      new Breakage("the edge on the inventory's ServiceAccount", PDC,
+          m -> pod(m.deployment("boxoffice-edge")).setServiceAccountName("boxoffice-inventory")),
+      new Breakage("the edge's reader Role widened to update pods", PDC,
+          m -> m.find(Role.class, "boxoffice", "boxoffice-pod-reader").orElseThrow().getRules().get(0)
+              .setVerbs(List.of("get", "watch", "list", "update"))),
+      new Breakage("the edge annotating itself", PDC,
+          m -> env(m, "boxoffice-edge", "BOXOFFICE_POD_DELETION_COST").setValue("on")),
       new Breakage("both Deployments inventory", "BOXOFFICE_ROLES differs per Deployment and matches its role label",
           m -> env(m, "boxoffice-edge", "BOXOFFICE_ROLES").setValue("inventory")),
       new Breakage("a bootstrap service name no pod carries", "cluster bootstrap finds every pod and advertises the pod IP",

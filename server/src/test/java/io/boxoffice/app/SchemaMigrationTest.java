@@ -107,6 +107,117 @@ class SchemaMigrationTest {
     }
   }
 
+  /**
+   * Issue 35: the migration runs without the nodes' 10 s socket timeout (an index over a grown
+   * journal takes minutes), whatever the URL says, keeping the URL's other parameters.
+   */
+  @org.junit.jupiter.api.Test
+  void theMigrationHasNoSocketTimeout() throws Exception {
+    assertEquals("jdbc:postgresql://db:5432/b?sslmode=require&connectTimeout=3&socketTimeout=0",
+        Schema.forMigration("jdbc:postgresql://db:5432/b?sslmode=require&socketTimeout=10&connectTimeout=3"));
+    assertEquals("jdbc:postgresql://db/b?socketTimeout=0", Schema.forMigration("jdbc:postgresql://db/b"));
+    try (ScratchDatabase db = ScratchDatabase.create(ScratchDatabase.Kind.POSTGRES)) {
+      Config node = NodeConfig.resolve(db.config());
+      assertTrue(node.getString(NodeConfig.DB + ".db.url").contains("socketTimeout=10"), "the nodes keep theirs");
+      javax.sql.DataSource migrating = Schema.flyway(node).getConfiguration().getDataSource();
+      try (Connection c = migrating.getConnection()) {
+        assertEquals(0, c.getNetworkTimeout(), "no socket timeout on the migration's connections");
+      }
+      try (Connection c = java.sql.DriverManager.getConnection(node.getString(NodeConfig.DB + ".db.url"),
+          node.getString(NodeConfig.DB + ".db.user"), node.getString(NodeConfig.DB + ".db.password"))) {
+        assertEquals(10_000, c.getNetworkTimeout(), "a node's connection gives up after 10 s of silence");
+      }
+    }
+  }
+
+  /**
+   * Issue 35: a CREATE INDEX CONCURRENTLY that failed half-way left an INVALID index; V1's
+   * {@code CREATE INDEX IF NOT EXISTS} would find its name and skip it for good. The migration
+   * drops it first (schema/postgres/beforeMigrate.sql) and the index is built again, valid.
+   */
+  @org.junit.jupiter.api.Test
+  void anInvalidIndexLeftByACutBuildIsBuiltAgain() throws Exception {
+    try (ScratchDatabase db = ScratchDatabase.create(ScratchDatabase.Kind.POSTGRES)) {
+      try (Connection c = db.connect(); Statement st = c.createStatement()) {
+        for (String statement : resource("legacy-schema/projection.sql").split(";")) {
+          String sql = withoutComments(statement);
+          if (!sql.isEmpty() && !sql.contains("INDEX")) st.execute(sql);
+        }
+        st.execute("INSERT INTO pekko_projection_offset_store VALUES ('p', 'k1', '1', 'SEQ', false, 0), ('p', 'k2', '1', 'SEQ', false, 0)");
+        // A concurrent build that fails half-way (here: a duplicate; in production: a cut connection).
+        assertThrows(SQLException.class, () -> st.execute(
+            "CREATE UNIQUE INDEX CONCURRENTLY projection_name_index ON pekko_projection_offset_store (projection_name)"));
+        assertEquals(List.of(false), valid(st, "projection_name_index"), "the cut build left an INVALID index");
+      }
+      Schema.migrate(db.config());
+      try (Connection c = db.connect(); Statement st = c.createStatement()) {
+        assertEquals(List.of(true), valid(st, "projection_name_index"), "built again by V1, valid");
+      }
+    }
+  }
+
+  /**
+   * A migration that builds an index CONCURRENTLY (outside a transaction) runs to its end
+   * through the migrate command's Flyway settings: it does not wait forever on Flyway's own lock.
+   */
+  @org.junit.jupiter.api.Test
+  void aConcurrentIndexMigrationRunsToItsEnd() throws Exception {
+    java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("boxoffice-cic");
+    java.nio.file.Files.writeString(dir.resolve("V900__concurrent_index.sql"),
+        "CREATE INDEX CONCURRENTLY IF NOT EXISTS event_tag_probe_idx ON event_tag (tag);\n");
+    try (ScratchDatabase db = ScratchDatabase.create(ScratchDatabase.Kind.POSTGRES)) {
+      Config node = NodeConfig.resolve(db.config());
+      org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(60), () -> {
+        Schema.configure(node).locations("classpath:schema/postgres", "filesystem:" + dir).load().migrate();
+      }, "a CREATE INDEX CONCURRENTLY migration finishes");
+      try (Connection c = db.connect(); Statement st = c.createStatement()) {
+        assertEquals(List.of(true), valid(st, "event_tag_probe_idx"));
+      }
+    }
+  }
+
+  /**
+   * The whole cut-build story: a migration building an index CONCURRENTLY fails half-way (here on
+   * duplicates; in production a lost connection), leaving an INVALID index and a failed history
+   * row. Once the cause is gone, the next migrate runs it again (no manual repair) and the index
+   * ends valid, not skipped by IF NOT EXISTS.
+   */
+  @org.junit.jupiter.api.Test
+  void aConcurrentIndexMigrationThatFailedRunsAgainAndEndsValid() throws Exception {
+    java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("boxoffice-cut");
+    java.nio.file.Files.writeString(dir.resolve("V900__unique_status.sql"),
+        "CREATE UNIQUE INDEX CONCURRENTLY IF NOT EXISTS payment_status_probe_idx ON payment_simulator (status);\n");
+    try (ScratchDatabase db = ScratchDatabase.create(ScratchDatabase.Kind.POSTGRES)) {
+      Config node = NodeConfig.resolve(db.config());
+      Schema.migrate(node);
+      try (Connection c = db.connect(); Statement st = c.createStatement()) {
+        st.execute("INSERT INTO payment_simulator (authorize_key, authorization_id, amount_cents, status, updated_at)"
+            + " VALUES ('k1', 'a1', 1, 'AUTHORIZED', 1), ('k2', 'a2', 1, 'AUTHORIZED', 1)");
+      }
+      assertThrows(IllegalStateException.class,
+          () -> Schema.migrate(Schema.configure(node).locations("classpath:schema/postgres", "filesystem:" + dir)));
+      try (Connection c = db.connect(); Statement st = c.createStatement()) {
+        assertEquals(List.of(false), valid(st, "payment_status_probe_idx"), "the failed build left an INVALID index");
+        st.execute("DELETE FROM payment_simulator WHERE authorize_key = 'k2'");
+      }
+      Schema.migrate(Schema.configure(node).locations("classpath:schema/postgres", "filesystem:" + dir));
+      try (Connection c = db.connect(); Statement st = c.createStatement()) {
+        assertEquals(List.of(true), valid(st, "payment_status_probe_idx"), "run again, and valid");
+        try (ResultSet rs = st.executeQuery("SELECT count(*) FROM flyway_schema_history WHERE version = '900' AND success")) {
+          assertTrue(rs.next() && rs.getInt(1) == 1, "recorded once, as a success");
+        }
+      }
+    }
+  }
+
+  static List<Boolean> valid(Statement st, String index) throws SQLException {
+    List<Boolean> out = new ArrayList<>();
+    try (ResultSet rs = st.executeQuery("SELECT i.indisvalid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE c.relname = '" + index + "'")) {
+      while (rs.next()) out.add(rs.getBoolean(1));
+    }
+    return out;
+  }
+
   @ParameterizedTest
   @EnumSource(ScratchDatabase.Kind.class)
   void aNodeThatOnlyValidatesRefusesADatabaseThatWasNotMigrated(ScratchDatabase.Kind kind) throws Exception {
