@@ -44,7 +44,7 @@ final class AccountsModule {
   static AccountRoutes routes(ActorSystem<Void> system, Config config, Api api, IdentityToken identityTokens, Identity identity,
                               SessionView sessions) {
     AccountSettings settings = AccountSettings.from(config);
-    HashingPool hashing = new HashingPool(settings.hashingThreads(), settings.hashingQueue());
+    HashingPool hashing = new HashingPool(settings.hashingThreads(), settings.hashingQueue(), settings.hashingPerNetwork());
     system.getWhenTerminated().thenRun(hashing::close);
     // Attempts a second are a matter of real time, whatever clock the sale runs on.
     Clock wall = Clock.systemUTC();

@@ -142,7 +142,7 @@ public final class AccountRoutes extends AllDirectives {
     // The password is hashed whether or not the email has an account: a 409 account_exists costs
     // and takes as long as a 201, so its timing does not tell more than the answer itself.
     // And a 409, which writes nothing, waits as long as creating an account has lately taken (SignUpPace).
-    CompletionStage<HttpResponse> response = hashing.run(() -> hasher.hash(password))
+    CompletionStage<HttpResponse> response = hashing.run(prefix, () -> hasher.hash(password))
         .thenCompose(hash -> {
           long started = System.nanoTime();
           return legacy(email).thenCompose(old -> old instanceof Account.Registered
@@ -173,7 +173,7 @@ public final class AccountRoutes extends AllDirectives {
       HttpResponse limited = spend(email, prefix, known ? ((Account.Registered) found.reply()).networks() : KnownNetworks.NONE);
       if (limited != null) return CompletableFuture.completedFuture(limited);
       PasswordHasher.PasswordHash stored = known ? ((Account.Registered) found.reply()).password() : decoy;
-      return hashing.run(() -> PasswordHasher.matches(password, stored) && known).thenCompose(ok -> {
+      return hashing.run(prefix, () -> PasswordHasher.matches(password, stored) && known).thenCompose(ok -> {
         if (!ok) return CompletableFuture.completedFuture(api.error(401, "unauthenticated", "wrong email or password"));
         String accountId = ((Account.Registered) found.reply()).accountId();
         found.entity().tell(new Account.RememberNetwork(prefix));
