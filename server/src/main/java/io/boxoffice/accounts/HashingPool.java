@@ -65,7 +65,8 @@ public final class HashingPool implements AutoCloseable {
       return now + 1;
     });
     if (!admitted[0]) {
-      return CompletableFuture.failedFuture(new ApiError(429, "rate_limited", "too many sign-ins from your network at once, slow down"));
+      return CompletableFuture.failedFuture(io.boxoffice.edge.Refusals.toApiError(io.boxoffice.common.Refusal.RATE_LIMITED,
+          "too many sign-ins from your network at once, slow down", null));
     }
     CompletionStage<T> running = run(work);
     running.whenComplete((v, e) -> inFlight.computeIfPresent(network, (k, n) -> n <= 1 ? null : n - 1));

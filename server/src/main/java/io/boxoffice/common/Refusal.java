@@ -53,7 +53,9 @@ public enum Refusal {
   /** The waiting room's: the sale has not started yet. */
   NOT_STARTED("not_started"),
   /** The waiting room's: the account gave its place up and the line has passed it; it gets no other. */
-  PLACE_GIVEN_UP("place_given_up");
+  PLACE_GIVEN_UP("place_given_up"),
+  /** Too many requests from this client at once or lately; it may try again after Retry-After. */
+  RATE_LIMITED("rate_limited");
 
   private final String code;
 

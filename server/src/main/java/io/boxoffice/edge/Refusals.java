@@ -25,6 +25,7 @@ public final class Refusals {
       case NOT_STARTED -> new ApiError(409, "not_started", message);
       case PLACE_GIVEN_UP -> new ApiError(409, "place_given_up", message);
       case LIMIT_EXCEEDED -> new ApiError(422, "limit_exceeded", message);
+      case RATE_LIMITED -> new ApiError(429, "rate_limited", message);
       case UNKNOWN_SEATS -> new ApiError(400, "bad_request", message, seats);
       case HOLD_EXPIRED -> new ApiError(410, "hold_expired", message, seats);
       case PAYMENT_DECLINED -> new ApiError(402, "payment_declined", message);

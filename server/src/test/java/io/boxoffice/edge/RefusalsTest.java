@@ -59,6 +59,7 @@ class RefusalsTest {
     CONTRACT.put(Refusal.STARTED, "409 started");
     CONTRACT.put(Refusal.NOT_STARTED, "409 not_started");
     CONTRACT.put(Refusal.PLACE_GIVEN_UP, "409 place_given_up");
+    CONTRACT.put(Refusal.RATE_LIMITED, "429 rate_limited");
   }
 
   @Test
@@ -82,7 +83,8 @@ class RefusalsTest {
   void theCodesAreTheStringsRepliesCarriedBeforeTheEnum() {
     assertEquals(List.of("not_found", "event_exists", "not_admitted", "busy", "seats_taken", "unknown_seats", "no_seats",
             "limit_exceeded", "hold_expired", "invalid", "checkout_in_progress", "cart_changed", "payment_declined", "unavailable",
-            "already_scheduled", "already_started", "not_on_sale", "not_open", "started", "not_started", "place_given_up"),
+            "already_scheduled", "already_started", "not_on_sale", "not_open", "started", "not_started", "place_given_up",
+            "rate_limited"),
         List.of(Refusal.values()).stream().map(Refusal::code).toList());
   }
 

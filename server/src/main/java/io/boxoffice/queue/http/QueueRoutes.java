@@ -9,6 +9,7 @@ import io.boxoffice.edge.Bulkhead;
 import io.boxoffice.edge.BulkheadDirectives;
 import io.boxoffice.edge.FanContext;
 import io.boxoffice.edge.Identity;
+import io.boxoffice.edge.Refusals;
 import io.boxoffice.queue.Manifests;
 import io.boxoffice.queue.PresaleRegistry;
 import io.boxoffice.queue.QueuePlace;
@@ -183,8 +184,8 @@ public final class QueueRoutes extends AllDirectives {
       return new ApiError(409, "not_open", n.opensAt() == null ? "the lobby is not open yet" : "the lobby opens at " + n.opensAt());
     }
     if (refused instanceof JoinOutcome.GaveUp) {
-      return new ApiError(409, "place_given_up",
-          "this account gave its place up and the line has passed it: one account has one place in a sale");
+      return Refusals.toApiError(io.boxoffice.common.Refusal.PLACE_GIVEN_UP,
+          "this account gave its place up and the line has passed it: one account has one place in a sale", null);
     }
     if (refused instanceof JoinOutcome.BadCode) return new ApiError(403, "bad_code", "a valid presale code for this account is required");
     if (refused instanceof JoinOutcome.BadPow b) {
