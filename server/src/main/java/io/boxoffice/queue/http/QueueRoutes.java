@@ -191,7 +191,11 @@ public final class QueueRoutes extends AllDirectives {
     if (refused instanceof JoinOutcome.BadPow b) {
       return new ApiError(403, "bad_pow", "the proof of work was not accepted (" + b.verdict().name().toLowerCase() + ")");
     }
-    return new ApiError(503, "unavailable", "the waiting room did not answer, try again");
+    return roomDidNotAnswer();
+  }
+
+  private static ApiError roomDidNotAnswer() {
+    return Refusals.toApiError(io.boxoffice.common.Refusal.UNAVAILABLE, "the waiting room did not answer, try again", null);
   }
 
   /**
@@ -219,7 +223,7 @@ public final class QueueRoutes extends AllDirectives {
       CompletionStage<QueuePlace.Place> left = AskPattern.ask(places.apply(QueuePlace.entityId(eventId, account)),
           QueuePlace.Leave::new, api.askTimeout(), scheduler);
       return onComplete(left, result -> result.isSuccess() && result.get().refusal() != null
-          ? complete(api.error(new ApiError(503, "unavailable", "the waiting room did not answer, try again")))
+          ? complete(api.error(roomDidNotAnswer()))
           : result.isSuccess()
           ? complete(HttpResponse.create().withStatus(204)
               .addHeader(QueueCookie.expired(eventId))
